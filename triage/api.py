@@ -1,0 +1,122 @@
+"""The Python API: :func:`explain`, :func:`analyze`, :func:`stream`."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from triage.engine import Analysis
+from triage.errors import InputError
+from triage.loader import RuleSet, load_rules, user_packs_from_env
+from triage.reader import expand_paths, open_log
+from triage.report import Finding, Report
+
+# Below this many bytes of known input, offering every line to every rule is cheaper than
+# compiling (or loading) a multi-pattern database.
+SMALL_INPUT = 64 << 10
+
+_default_rules: RuleSet | None = None
+
+
+def default_rules() -> RuleSet:
+    """The built-in rules plus the packs in ``TRIAGE_RULES_PATH``, loaded once per process.
+
+    Raises :class:`~triage.errors.RulesInvalid` if any rule file is invalid.
+    """
+    global _default_rules
+    if _default_rules is None:
+        _default_rules = load_rules(user_packs_from_env())
+    return _default_rules
+
+
+def _text_bytes(text: str | Iterable[str]) -> bytes:
+    if isinstance(text, str):
+        return text.encode("utf-8", "replace")
+    return "".join(line if line.endswith("\n") else line + "\n" for line in text).encode("utf-8", "replace")
+
+
+def explain(text: str | Iterable[str], *, rules: RuleSet | None = None, matcher: str | None = None) -> Report:
+    """Diagnose log text in memory: a whole ``str``, or an iterable of lines (with or without ``\\n``).
+
+    Returns the ranked :class:`~triage.report.Report`. Raises
+    :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded.
+    """
+    data = _text_bytes(text)
+    if matcher is None and len(data) < SMALL_INPUT:
+        matcher = "reference"
+    analysis = Analysis(rules or default_rules(), matcher)
+    for _ in analysis.feed(io.BytesIO(data), None):
+        pass
+    return analysis.report()
+
+
+def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
+            matcher: str | None = None) -> Report:
+    """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
+
+    Raises :class:`~triage.errors.InputError` for a missing or unreadable input.
+    """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    files = expand_paths([str(p) for p in paths])
+    if matcher is None and _total_size(files) < SMALL_INPUT:
+        matcher = "reference"
+    analysis = Analysis(rules or default_rules(), matcher)
+    for file in files:
+        for _ in feed_file(analysis, file):
+            pass
+    return analysis.report()
+
+
+def feed_file(analysis: Analysis, file: str) -> Iterator[Finding]:
+    """Feed one input (``-`` for stdin) to ``analysis``; yield new findings as they appear."""
+    stream = open_log(file)
+    try:
+        yield from analysis.feed(stream, None if file == "-" else file)
+    except OSError as exc:
+        raise InputError(f"{file}: read failed: {exc.strerror or exc}") from None
+    finally:
+        if file != "-":
+            stream.close()
+
+
+def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
+           matcher: str | None = None) -> Iterator[Finding]:
+    """Yield each :class:`~triage.report.Finding` as soon as its rule first fires in ``lines``.
+
+    ``lines`` may be an endless iterator (a followed log); each line is processed as it arrives.
+    """
+    analysis = Analysis(rules or default_rules(), matcher)
+    yield from analysis.feed(_LineStream(lines), None)
+
+
+class _LineStream:
+    """A binary stream whose ``read1`` returns the next line of an iterator, as it arrives."""
+
+    def __init__(self, lines: Iterable[str | bytes]):
+        self._lines = iter(lines)
+        self._rest = b""
+
+    def read1(self, size: int) -> bytes:
+        if not self._rest:
+            try:
+                line = next(self._lines)
+            except StopIteration:
+                return b""
+            data = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+            self._rest = data if data.endswith(b"\n") else data + b"\n"
+        out, self._rest = self._rest[:size], self._rest[size:]
+        return out
+
+
+def _total_size(files: list[str]) -> int:
+    total = 0
+    for f in files:
+        if f == "-":
+            return SMALL_INPUT
+        try:
+            total += Path(f).stat().st_size
+        except OSError:
+            pass
+    return total

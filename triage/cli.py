@@ -1,0 +1,152 @@
+"""The ``triage`` command line (typer). Exit codes: 0 clean, 1 findings, 2 usage/input, 3 rules."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from triage.errors import EXIT_INPUT, TriageError
+from triage.render import FORMATS
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Diagnose failed LLM deployments on Huawei Ascend NPUs from their raw logs.")
+rules_app = typer.Typer(no_args_is_help=True, help="Inspect, check and test rules.")
+app.add_typer(rules_app, name="rules")
+
+Format = Enum("Format", {f: f for f in FORMATS}, type=str)  # type: ignore[misc]
+Severity = Enum("Severity", {s: s for s in ("critical", "error", "warning", "info")}, type=str)  # type: ignore[misc]
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    Console(stderr=True).print(f"triage: {message}", style="red", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool = False):
+    from triage.config import load_config
+    from triage.loader import load_rules, user_packs_from_env
+
+    config = load_config(Path.cwd())
+    packs = [*config.rules, *user_packs_from_env(), *(rules or [])]
+    return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])])
+
+
+RulesOpt = typer.Option(None, "--rules", help="Extra rule pack (directory or file); repeatable.")
+DisableOpt = typer.Option(None, "--disable", help="Rule id to silence; repeatable.")
+
+
+@app.command()
+def analyze(
+    paths: list[str] = typer.Argument(None, help="Log files, directories, .gz files, or - for stdin."),
+    format: Format = typer.Option("text", "--format", "-f", help="Output format."),
+    rules: list[Path] = RulesOpt,
+    disable: list[str] = DisableOpt,
+    fail_on: Severity = typer.Option("error", "--fail-on", help="Lowest severity that gives exit code 1."),
+    matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
+) -> None:
+    """Diagnose logs: root cause, layer and fix first, then the other findings."""
+    from triage.api import SMALL_INPUT, _total_size
+    from triage.engine import Analysis
+    from triage.reader import expand_paths
+
+    try:
+        ruleset = _load(rules, disable)
+        files = expand_paths(paths or ["-"])
+        if not files:
+            raise _fail("no input files", EXIT_INPUT)
+        if matcher is None and _total_size(files) < SMALL_INPUT and "-" not in files:
+            matcher = "reference"
+        analysis = Analysis(ruleset, matcher)
+        _run(analysis, files, format.value)
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    except ValueError as exc:
+        raise _fail(str(exc), EXIT_INPUT) from None
+    report = analysis.report()
+    _render(report, format.value)
+    raise typer.Exit(report.exit_code(fail_on.value))
+
+
+def _run(analysis, files: list[str], fmt: str) -> None:
+    from triage.api import feed_file
+    from triage.render import machine, text
+
+    live = "-" in files and fmt == "text"
+    out = Console(stderr=True) if live else None
+    try:
+        for file in files:
+            for finding in feed_file(analysis, file):
+                if fmt == "jsonl":
+                    print(machine.finding_line(finding), flush=True)
+                elif live and out is not None:
+                    out.print(text.stream_line(finding), highlight=False, soft_wrap=True)
+    except KeyboardInterrupt:
+        pass  # report what was read so far
+
+
+def _render(report, fmt: str) -> None:
+    from triage.render import machine, text
+
+    if fmt == "text":
+        text.render(report, Console(highlight=False))
+    elif fmt == "json":
+        print(machine.to_json(report))
+    elif fmt == "jsonl":
+        print(machine.summary_line(report))
+    elif fmt == "markdown":
+        from triage.render import markdown
+
+        print(markdown.render(report))
+    elif fmt == "sarif":
+        from triage.render import sarif
+
+        print(sarif.render(report))
+
+
+@app.command()
+def explain(
+    text: list[str] = typer.Argument(None, help="One or more pasted log lines; - or nothing reads stdin."),
+    format: Format = typer.Option("text", "--format", "-f"),
+    rules: list[Path] = RulesOpt,
+    disable: list[str] = DisableOpt,
+    fail_on: Severity = typer.Option("error", "--fail-on"),
+) -> None:
+    """Diagnose a message pasted on the command line (same diagnosis as analyze)."""
+    from triage.api import explain as explain_text
+
+    if not text or text == ["-"]:
+        body = sys.stdin.read()
+    else:
+        body = "\n".join(text)
+    try:
+        report = explain_text(body, rules=_load(rules, disable))
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    _render(report, format.value)
+    raise typer.Exit(report.exit_code(fail_on.value))
+
+
+@app.command()
+def version() -> None:
+    """Print the version of triage and of its knowledge base."""
+    from triage.api import default_rules
+    from triage.version import __version__
+
+    rs = default_rules()
+    print(f"triage {__version__}, {len(rs)} rules, digest {rs.digest}")
+
+
+from triage import cli_rules  # noqa: E402,F401  (registers the `rules` subcommands)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except BrokenPipeError:  # e.g. `triage analyze x | head`
+        sys.stderr.close()
+        sys.exit(0)

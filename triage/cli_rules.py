@@ -1,0 +1,160 @@
+"""``triage rules ...``: list, show, lint, test, why, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from triage.cli import DisableOpt, RulesOpt, _fail, _load, rules_app
+from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
+
+
+@rules_app.command("list")
+def list_rules(
+    layer: str = typer.Option(None, help="Only this layer."),
+    component: str = typer.Option(None, help="Only this component (case-insensitive)."),
+    severity: str = typer.Option(None, help="Only this severity."),
+    format: str = typer.Option("table", "--format", "-f", help="table or json."),
+    rules: list[Path] = RulesOpt,
+) -> None:
+    """List the loaded rules."""
+    try:
+        ruleset = _load(rules, None)
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    picked = [r for r in ruleset.rules
+              if (layer is None or r.rule.layer == layer)
+              and (component is None or r.rule.component.lower() == component.lower())
+              and (severity is None or r.rule.severity == severity)]
+    if format == "json":
+        print(json.dumps([{"id": r.id, "title": r.rule.title, "layer": r.rule.layer, "component": r.rule.component,
+                           "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
+                           "pack": r.pack, "file": r.file} for r in picked], indent=2))
+        return
+    table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
+    for r in picked:
+        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), r.rule.title)
+    console = Console()
+    console.print(table)
+    console.print(f"{len(picked)} rule(s)", style="dim")
+
+
+@rules_app.command("show")
+def show(rule_id: str, rules: list[Path] = RulesOpt,
+         corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's).")) -> None:
+    """Show one rule whole: fields, examples and the corpus cases that expect it."""
+    import yaml
+
+    from triage.corpus import default_corpus_dir, load_cases
+
+    try:
+        ruleset = _load(rules, None)
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    r = ruleset.by_id.get(rule_id)
+    if r is None:
+        raise _fail(f"no rule `{rule_id}`", 2)
+    console = Console(highlight=False)
+    console.print(f"# {r.file}:{r.line} (pack {r.pack})", style="dim")
+    console.print(escape(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False,
+                                        allow_unicode=True, width=110)))
+    folder = corpus or default_corpus_dir()
+    if folder:
+        cases = [c for c in load_cases(folder)
+                 if c.case.expect.root_cause == rule_id or rule_id in c.case.expect.also]
+        console.print(f"corpus cases ({len(cases)}):", style="bold")
+        for c in cases:
+            kind = "synthetic" if c.case.synthetic else "real"
+            console.print(f"  {c.folder} ({kind}, {escape(c.case.source)})")
+
+
+@rules_app.command("lint")
+def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check (default: the loaded ones)."),
+             rules: list[Path] = RulesOpt) -> None:
+    """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles."""
+    from triage.lint import lint
+
+    try:
+        ruleset = _load([*(paths or []), *(rules or [])], None)
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    problems = lint(ruleset)
+    for p in problems:
+        Console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
+    if problems:
+        raise typer.Exit(EXIT_RULES)
+    print(f"{len(ruleset)} rules OK ({len(ruleset.files)} files)")
+
+
+@rules_app.command("test")
+def test_cmd(
+    rule_id: str = typer.Argument(None, help="Only this rule."),
+    corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's)."),
+    rules: list[Path] = RulesOpt,
+    disable: list[str] = DisableOpt,
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print passing checks too."),
+) -> None:
+    """Run each rule's examples and the corpus cases; print pass/fail and corpus accuracy."""
+    from triage.corpus import default_corpus_dir
+    from triage.selftest import check_corpus, check_examples
+
+    try:
+        ruleset = _load(rules, disable)
+        if rule_id and rule_id not in ruleset.by_id:
+            raise _fail(f"no rule `{rule_id}`", 2)
+        results = check_examples(ruleset, rule_id)
+        folder = corpus or default_corpus_dir()
+        case_results = check_corpus(ruleset, folder, rule_id) if folder else []
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    console = Console(highlight=False)
+    for r in [*results, *case_results]:
+        if verbose or not r.passed:
+            mark = "[green]PASS[/]" if r.passed else "[red]FAIL[/]"
+            console.print(f"{mark} {escape(r.subject)} {r.check} {escape(r.detail)}", soft_wrap=True)
+    ex_fail = sum(not r.passed for r in results)
+    rc = [r for r in case_results if r.check == "root_cause"]
+    right = sum(r.passed for r in rc)
+    console.print(f"examples: {len(results) - ex_fail} passed, {ex_fail} failed")
+    if folder:
+        share = f"{100 * right / len(rc):.1f}%" if rc else "n/a"
+        healthy = [r for r in case_results if r.check == "healthy"]
+        console.print(f"corpus: {right}/{len(rc)} root causes right ({share}); "
+                      f"healthy logs clean: {sum(r.passed for r in healthy)}/{len(healthy)}")
+    failed = ex_fail + sum(not r.passed for r in case_results)
+    print(f"{len(results) + len(case_results) - failed} passed, {failed} failed")
+    raise typer.Exit(EXIT_FINDINGS if failed else 0)
+
+
+@rules_app.command("schema")
+def schema_cmd() -> None:
+    """Print the JSON Schema of rule files (for editors: yaml-language-server)."""
+    from triage.schema import RuleFile
+
+    schema = RuleFile.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "triage rule file"
+    print(json.dumps(schema, indent=2))
+
+
+@rules_app.command("why")
+def why(rule_id: str, log: str = typer.Argument(..., help="The log the rule did not fire on (- for stdin)."),
+        rules: list[Path] = RulesOpt) -> None:
+    """Say why a rule did (not) fire on a log: which condition failed, on the nearest line."""
+    from triage.why import explain_rule
+
+    try:
+        ruleset = _load(rules, None)
+        r = ruleset.by_id.get(rule_id)
+        if r is None:
+            raise _fail(f"no rule `{rule_id}`", 2)
+        lines = explain_rule(r, log)
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    for line in lines:
+        print(line)

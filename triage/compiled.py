@@ -1,0 +1,144 @@
+"""Runtime form of rules: compiled regexes and predicates, separate from the on-disk models."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from triage.dialect import compile_rule_regex
+from triage.normalize import LineView
+from triage.schema import CodeEntry, Condition, LineMatch, Rule
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+@dataclass(frozen=True)
+class CompiledCondition:
+    """A :class:`~triage.schema.Condition` ready to test a :class:`LineView`."""
+
+    spec: Condition
+    pattern: re.Pattern[str] | None
+    needle: str | None
+
+    @classmethod
+    def build(cls, spec: Condition) -> CompiledCondition:
+        if spec.regex is not None:
+            return cls(spec, compile_rule_regex(spec.regex, spec.ignore_case), None)
+        needle = spec.contains or ""
+        return cls(spec, None, needle.lower() if spec.ignore_case else needle)
+
+    def search(self, view: LineView) -> dict[str, str] | None:
+        """The named captures (possibly empty) if the condition holds on ``view``, else None."""
+        text = view.scope(self.spec.scope)
+        if self.pattern is not None:
+            m = self.pattern.search(text)
+            if m is None:
+                return None
+            return {k: v for k, v in m.groupdict().items() if v is not None}
+        hay = text.lower() if self.spec.ignore_case else text
+        return {} if self.needle in hay else None
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """``any`` / ``all`` / ``none`` of conditions, all tested on the same line."""
+
+    any: tuple[CompiledCondition, ...]
+    all: tuple[CompiledCondition, ...]
+    none: tuple[CompiledCondition, ...]
+
+    @classmethod
+    def build(cls, spec: LineMatch) -> Predicate:
+        return cls(
+            tuple(CompiledCondition.build(c) for c in spec.any),
+            tuple(CompiledCondition.build(c) for c in spec.all),
+            tuple(CompiledCondition.build(c) for c in spec.none),
+        )
+
+    def test(self, view: LineView) -> dict[str, str] | None:
+        """Captures (possibly empty) when the line satisfies the predicate, else None."""
+        captures: dict[str, str] = {}
+        for cond in self.all:
+            got = cond.search(view)
+            if got is None:
+                return None
+            captures.update(got)
+        if self.any:
+            for cond in self.any:
+                got = cond.search(view)
+                if got is not None:
+                    captures.update(got)
+                    break
+            else:
+                return None
+        for cond in self.none:
+            if cond.search(view) is not None:
+                return None
+        return captures
+
+    def prefilter_conditions(self) -> tuple[CompiledCondition, ...]:
+        """Conditions of which at least one holds on every line the predicate accepts.
+
+        ``any`` when present (one of them must hold), else ``all`` (each must hold).
+        """
+        return self.any if self.any else self.all
+
+
+@dataclass
+class CompiledRule:
+    """A rule ready to run: its predicates, code table, and where it was loaded from."""
+
+    rule: Rule
+    index: int
+    anchor: Predicate
+    follower: Predicate | None
+    within: int
+    table: dict[str, CodeEntry] | None
+    file: str
+    line: int
+    pack: str
+    group_names: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def id(self) -> str:
+        return self.rule.id
+
+    def placeholders(self, captures: dict[str, str]) -> dict[str, str]:
+        """Captures plus the values a code-table lookup adds (``code_name``, ``code_meaning``)."""
+        values = dict(captures)
+        if self.rule.lookup is not None and self.table is not None:
+            code = captures.get(self.rule.lookup.capture, "")
+            entry = self.table.get(code) or self.table.get(code.upper()) or self.table.get(code.lstrip("0"))
+            values["code_name"] = entry.name if entry else "unknown"
+            values["code_meaning"] = entry.meaning if entry else "this code is not in triage's table"
+        return values
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Replace each ``{name}`` in ``template`` by ``values[name]`` (``?`` when not captured).
+
+    Braces that do not enclose an identifier are left as they are, so JSON in fix text is safe.
+    """
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), "?"), template)
+
+
+def placeholders_in(template: str) -> set[str]:
+    """The ``{name}`` placeholders used in ``template``."""
+    return set(_PLACEHOLDER.findall(template))
+
+
+def build(rule: Rule, index: int, tables: dict[str, dict[str, CodeEntry]], file: str, line: int,
+          pack: str) -> CompiledRule:
+    """Compile ``rule``; raises ``re.error`` if a regex does not compile."""
+    anchor = Predicate.build(rule.match)
+    follower = Predicate.build(rule.followed_by.match) if rule.followed_by else None
+    names: set[str] = set()
+    for pred in (anchor, follower):
+        if pred is None:
+            continue
+        for cond in pred.any + pred.all:
+            if cond.pattern is not None:
+                names.update(cond.pattern.groupindex)
+    table = tables.get(rule.lookup.table) if rule.lookup else None
+    return CompiledRule(rule, index, anchor, follower, rule.followed_by.within if rule.followed_by else 0,
+                        table, file, line, pack, frozenset(names))

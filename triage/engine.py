@@ -1,0 +1,211 @@
+"""The analysis: read blocks, prefilter, confirm each flagged line with the rules, correlate.
+
+:class:`Analysis` accumulates findings over any number of inputs and yields each finding the
+moment its rule first fires (for streaming); :meth:`Analysis.report` ranks them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from triage.compiled import CompiledRule, fill
+from triage.loader import RuleSet
+from triage.matching import Matcher, choose_matcher
+from triage.matching.base import DETECTORS
+from triage.normalize import LineView
+from triage.rank import apply_suppression, rank_key
+from triage.reader import MAX_LINE, BlockReader, decode_line
+from triage.report import Evidence, Finding, Report, TruncatedLine, Unrecognised
+from triage.schema import SEVERITIES
+
+EVIDENCE_FIRST = 3
+MAX_UNRECOGNISED_KEYS = 1000
+MAX_UNRECOGNISED_SHOWN = 10
+
+# Confirmation of the detectors (on the normalized line), in order of how telling they are.
+_DETECTOR_CONFIRM = {
+    "python-exception": re.compile(
+        r"^(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt)(?:: .*)?$", re.ASCII),
+    "error-code": re.compile(r"error code is -?\d+|\bERR\d{5}\b|\bE[A-Z0-9]\d{4}\b", re.ASCII),
+    "plog-error": re.compile(r"^\[ERROR\] [A-Za-z_][\w-]*\(\d+,", re.ASCII),
+}
+_KIND_RANK = {"python-exception": 0, "error-code": 1, "plog-error": 2}
+_MASK = re.compile(r"\d+")
+
+
+@dataclass
+class _State:
+    """What is known about one fired rule."""
+
+    rule: CompiledRule
+    count: int = 0
+    first: tuple[int, int] = (0, 0)  # (file index, line)
+    first_file: str | None = None
+    last_line: int = 0
+    last_file: str | None = None
+    captures: dict[str, str] = field(default_factory=dict)
+    evidence: list[Evidence] = field(default_factory=list)
+    last_evidence: list[Evidence] = field(default_factory=list)
+
+
+class Analysis:
+    """Diagnose one or more logs with ``rules``.
+
+    ``matcher`` is a matcher name (``auto``, ``hyperscan``, ``literal``, ``reference``) or None
+    for the default (``TRIAGE_MATCHER`` or ``auto``).
+    """
+
+    def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE):
+        self.rules = rules
+        self._rules = rules.rules
+        self._matcher_spec = matcher
+        self._matcher: Matcher | None = matcher if (matcher is not None and not isinstance(matcher, str)) else None
+        self.max_line = max_line
+        self._states: dict[int, _State] = {}
+        self._files: list[str | None] = []
+        self._unrecognised: dict[tuple[str, str], Unrecognised] = {}
+        self._truncated: list[TruncatedLine] = []
+        self.lines_read = 0
+
+    @property
+    def matcher(self) -> Matcher:
+        if self._matcher is None:
+            name = self._matcher_spec if isinstance(self._matcher_spec, str) else None
+            self._matcher = choose_matcher(self._rules, name)
+        return self._matcher
+
+    # -- input -------------------------------------------------------------------------------------
+    def feed(self, stream: BinaryIO, file: str | None = None) -> Iterator[Finding]:
+        """Read ``stream`` to its end; yield each finding when its rule fires for the first time."""
+        file_index = len(self._files)
+        self._files.append(file)
+        reader = BlockReader(stream, max_line=self.max_line)
+        pending: dict[int, deque] = {}
+        nrules = len(self._rules)
+        matcher = self.matcher
+        try:
+            for block in reader:
+                for line_no, raw, targets in matcher.candidates(block):
+                    yield from self._confirm(file_index, file, line_no, raw, targets, nrules, pending)
+        finally:
+            self.lines_read += reader.lines_read
+            for line, length in reader.truncated:
+                self._truncated.append(TruncatedLine(file=file, line=line, length=length, limit=self.max_line))
+
+    def _confirm(self, file_index: int, file: str | None, line_no: int, raw: bytes, targets,
+                 nrules: int, pending: dict[int, deque]) -> Iterator[Finding]:
+        view: LineView | None = None
+        fired = False
+        detectors = []
+        for t in targets:
+            if t >= nrules:
+                detectors.append(DETECTORS[t - nrules][0])
+                continue
+            if view is None:
+                view = LineView(decode_line(raw))
+            rule = self._rules[t]
+            caps = rule.anchor.test(view)
+            if caps is not None:
+                fired = True
+                if rule.follower is None:
+                    ev = [Evidence(file=file, line=line_no, text=view.raw)]
+                    yield from self._hit(rule, file_index, file, line_no, caps, ev)
+                else:
+                    window = pending.setdefault(t, deque())
+                    window.append((line_no, caps, view.raw))
+                    while window and window[0][0] < line_no - rule.within:
+                        window.popleft()
+            if rule.follower is not None:
+                window = pending.get(t)
+                if not window:
+                    continue
+                fcaps = rule.follower.test(view)
+                if fcaps is None:
+                    continue
+                while window and window[0][0] < line_no - rule.within:
+                    window.popleft()
+                anchors = [a for a in window if a[0] < line_no]
+                if not anchors:
+                    continue
+                a_line, a_caps, a_raw = anchors[-1]
+                fired = True
+                merged = {**a_caps, **fcaps}
+                ev = [Evidence(file=file, line=a_line, text=a_raw), Evidence(file=file, line=line_no, text=view.raw)]
+                yield from self._hit(rule, file_index, file, a_line, merged, ev, last_line=line_no)
+        if detectors and not fired:
+            if view is None:
+                view = LineView(decode_line(raw))
+            self._detect(file, line_no, view, detectors)
+
+    def _hit(self, rule: CompiledRule, file_index: int, file: str | None, line: int,
+             captures: dict[str, str], evidence: list[Evidence], last_line: int | None = None) -> Iterator[Finding]:
+        state = self._states.get(rule.index)
+        is_new = state is None
+        if state is None:
+            state = self._states[rule.index] = _State(rule, first=(file_index, line), first_file=file,
+                                                      captures=captures)
+        state.count += 1
+        state.last_line = last_line or line
+        state.last_file = file
+        if len(state.evidence) < EVIDENCE_FIRST * len(evidence):
+            state.evidence.extend(evidence)
+        else:
+            state.last_evidence = evidence
+        if is_new:
+            yield self._finding(state, None)
+
+    def _detect(self, file: str | None, line_no: int, view: LineView, kinds: list[str]) -> None:
+        for kind in sorted(kinds, key=_KIND_RANK.__getitem__):
+            if _DETECTOR_CONFIRM[kind].search(view.line):
+                key = (kind, _MASK.sub("N", view.line)[:300])
+                if key not in self._unrecognised and len(self._unrecognised) < MAX_UNRECOGNISED_KEYS:
+                    self._unrecognised[key] = Unrecognised(file=file, line=line_no, text=view.raw, kind=kind)
+                return
+
+    # -- output ------------------------------------------------------------------------------------
+    def _finding(self, state: _State, suppressed_by: str | None) -> Finding:
+        rule = state.rule
+        r = rule.rule
+        values = rule.placeholders(state.captures)
+        evidence = list(state.evidence)
+        for ev in state.last_evidence:
+            if ev not in evidence:
+                evidence.append(ev)
+        return Finding(
+            rule_id=r.id, title=r.title, layer=r.layer, component=r.component, severity=r.severity,
+            priority=r.priority, generic=r.generic, cause=fill(r.cause.strip(), values),
+            fix=[fill(step, values) for step in r.fix], evidence=evidence, first_line=state.first[1],
+            last_line=state.last_line, first_file=state.first_file, last_file=state.last_file,
+            count=state.count, captures=dict(state.captures), references=list(r.references),
+            suppressed_by=suppressed_by, pack=rule.pack,
+        )
+
+    def report(self) -> Report:
+        """The ranked report of everything fed so far."""
+        states = list(self._states.values())
+        base = sorted(states, key=lambda s: rank_key(s.rule, s.first, False))
+        suppressed = apply_suppression([s.rule for s in base])
+        ranked = sorted(states, key=lambda s: rank_key(s.rule, s.first, s.rule.id in suppressed))
+        findings = [self._finding(s, suppressed.get(s.rule.id)) for s in ranked]
+        root = next((f for f in findings if f.severity in SEVERITIES[:2] and f.suppressed_by is None), None)
+        unrecognised: list[Unrecognised] = []
+        if root is None:
+            order = {f: i for i, f in enumerate(self._files)}
+            picked = sorted(self._unrecognised.values(),
+                            key=lambda u: (_KIND_RANK[u.kind], order.get(u.file, 0), u.line))[:MAX_UNRECOGNISED_SHOWN]
+            unrecognised = sorted(picked, key=lambda u: (order.get(u.file, 0), u.line))
+        return Report(
+            triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
+            unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
+            truncated_lines=list(self._truncated), matcher=getattr(self._matcher, "name", ""),
+        )
+
+
+def _triage_version() -> str:
+    from triage.version import __version__
+
+    return __version__

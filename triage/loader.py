@@ -1,0 +1,246 @@
+"""Load rule packs (directories of YAML files) into a checked, compiled :class:`RuleSet`.
+
+Every problem is reported with its file, line and field, and all problems of a load are
+collected before :class:`~triage.errors.RulesInvalid` is raised: a broken pack is never skipped
+silently, and never silently disables the built-in rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from triage import compiled
+from triage.compiled import CompiledRule, placeholders_in
+from triage.dialect import check_pattern
+from triage.errors import RuleProblem, RulesInvalid
+from triage.schema import CodeEntry, CodeTable, Rule, RuleFile
+from triage.yaml_source import YamlDocument, YamlProblem, dotted_path, load_yaml
+
+BUILTIN_PACK = "builtin"
+
+
+def builtin_rules_dir() -> Path:
+    """The built-in rules: ``triage/_builtin_rules`` when installed, ``rules/`` in a checkout."""
+    here = Path(__file__).resolve().parent
+    installed = here / "_builtin_rules"
+    return installed if installed.is_dir() else here.parent / "rules"
+
+
+@dataclass
+class LoadedRule:
+    """A validated on-disk rule and where it came from."""
+
+    rule: Rule
+    file: str
+    line: int
+    pack: str
+    doc: YamlDocument
+    path: tuple
+
+
+@dataclass
+class RuleSet:
+    """The compiled rules (in load order), the code tables, and a digest of their content."""
+
+    rules: list[CompiledRule]
+    tables: dict[str, dict[str, CodeEntry]]
+    digest: str
+    files: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_id = {r.id: r for r in self.rules}
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def rule_files(pack: Path) -> list[Path]:
+    """The YAML files of a pack directory (recursively, sorted), or the file itself."""
+    if pack.is_file():
+        return [pack]
+    return sorted(p for p in pack.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def user_packs_from_env() -> list[Path]:
+    """Rule packs named in ``TRIAGE_RULES_PATH`` (``os.pathsep``-separated)."""
+    value = os.environ.get("TRIAGE_RULES_PATH", "")
+    return [Path(p) for p in value.split(os.pathsep) if p]
+
+
+def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
+               disabled: Iterable[str] = ()) -> RuleSet:
+    """Load the built-in pack (unless ``builtin=False``) and then each of ``packs``.
+
+    A rule in a later pack replaces an earlier one with the same id only if it says
+    ``override: true``. ``disabled`` ids are dropped after loading (an unknown id is an error).
+    Raises :class:`~triage.errors.RulesInvalid` listing every problem found.
+    """
+    sources: list[tuple[str, Path]] = []
+    if builtin:
+        sources.append((BUILTIN_PACK, builtin_rules_dir()))
+    for pack in packs:
+        path = Path(pack)
+        if not path.exists():
+            raise RulesInvalid([RuleProblem(str(path), 0, "", "rule pack not found")])
+        sources.append((str(path), path))
+
+    problems: list[RuleProblem] = []
+    loaded: dict[str, LoadedRule] = {}
+    tables: dict[str, dict[str, CodeEntry]] = {}
+    digest = hashlib.sha256()
+    files: list[str] = []
+    for pack_name, pack_path in sources:
+        seen_in_pack: dict[str, LoadedRule] = {}
+        for file in rule_files(pack_path):
+            text = _read(file, problems)
+            if text is None:
+                continue
+            files.append(str(file))
+            digest.update(file.name.encode() + b"\0" + text.encode() + b"\0")
+            for item in _parse_file(text, str(file), pack_name, problems, tables):
+                rid = item.rule.id
+                if rid in seen_in_pack:
+                    other = seen_in_pack[rid]
+                    problems.append(RuleProblem(item.file, item.line, f"rule {rid}: id",
+                                                f"duplicate id (first defined at {other.file}:{other.line})"))
+                    continue
+                seen_in_pack[rid] = item
+                if rid in loaded and not item.rule.override:
+                    other = loaded[rid]
+                    problems.append(RuleProblem(
+                        item.file, item.line, f"rule {rid}: id",
+                        f"id already defined by pack {other.pack} ({other.file}:{other.line}); "
+                        "set `override: true` to replace it on purpose"))
+                    continue
+                if item.rule.override and rid not in loaded:
+                    problems.append(RuleProblem(item.file, item.line, f"rule {rid}: override",
+                                                "`override: true` but no earlier pack defines this id"))
+                    continue
+                loaded[rid] = item
+    for item in loaded.values():
+        problems.extend(check_rule(item, tables))
+    disabled = list(disabled)
+    for rid in disabled:
+        if rid not in loaded:
+            problems.append(RuleProblem("<config>", 0, "disable", f"unknown rule id `{rid}`"))
+    if problems:
+        raise RulesInvalid(problems)
+    rules = []
+    for item in loaded.values():
+        if item.rule.id in disabled:
+            continue
+        rules.append(compiled.build(item.rule, len(rules), tables, item.file, item.line, item.pack))
+    return RuleSet(rules, tables, digest.hexdigest()[:16], files)
+
+
+def _read(file: Path, problems: list[RuleProblem]) -> str | None:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(RuleProblem(str(file), 0, "", f"cannot read: {exc}"))
+        return None
+
+
+def _parse_file(text: str, file: str, pack: str, problems: list[RuleProblem],
+                tables: dict[str, dict[str, CodeEntry]]) -> list[LoadedRule]:
+    try:
+        doc = load_yaml(text, file)
+    except YamlProblem as exc:
+        problems.append(exc.problem)
+        return []
+    data = doc.data
+    if data is None:
+        return []
+    if isinstance(data, dict) and "table" in data:
+        try:
+            table = CodeTable.model_validate(data)
+        except ValidationError as exc:
+            problems.extend(_validation_problems(exc, doc, file, ()))
+            return []
+        if table.table in tables:
+            problems.append(RuleProblem(file, doc.line_of(("table",)), "table", f"duplicate table `{table.table}`"))
+        tables[table.table] = dict(table.codes)
+        return []
+    if not isinstance(data, dict):
+        problems.append(RuleProblem(file, 1, "", "a rule file is a mapping with a `rules` list"))
+        return []
+    out: list[LoadedRule] = []
+    # Validate rule by rule so one bad rule does not hide the problems of the others.
+    unknown = sorted(set(data) - {"rules"})
+    for key in unknown:
+        problems.append(RuleProblem(file, doc.line_of((key,)), str(key), "unknown key"))
+    raw_rules = data.get("rules", [])
+    if not isinstance(raw_rules, list):
+        problems.append(RuleProblem(file, doc.line_of(("rules",)), "rules", "must be a list"))
+        return []
+    for i, raw in enumerate(raw_rules):
+        try:
+            rule = RuleFile.model_validate({"rules": [raw]}).rules[0]
+        except ValidationError as exc:
+            problems.extend(_validation_problems(exc, doc, file, ("rules", i), strip=2, raw=raw))
+            continue
+        out.append(LoadedRule(rule, file, doc.line_of(("rules", i)), pack, doc, ("rules", i)))
+    return out
+
+
+def _validation_problems(exc: ValidationError, doc: YamlDocument, file: str, base: tuple,
+                         strip: int = 0, raw: object = None) -> list[RuleProblem]:
+    rid = raw.get("id") if isinstance(raw, dict) else None
+    out = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])[strip:]
+        path = base + loc
+        field_name = dotted_path(loc) or "rule"
+        label = f"rule {rid}: {field_name}" if rid else field_name
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "unknown key"
+        out.append(RuleProblem(file, doc.line_of(path), label, message))
+    return out
+
+
+def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> list[RuleProblem]:
+    """Checks that need the whole rule: regex dialect, placeholders, lookup table and capture."""
+    rule, doc, base = item.rule, item.doc, item.path
+    problems: list[RuleProblem] = []
+    names: set[str] = set()
+
+    def where(*rest) -> int:
+        return doc.line_of(base + rest)
+
+    blocks = [(("match",), rule.match)]
+    if rule.followed_by is not None:
+        blocks.append((("followed_by", "match"), rule.followed_by.match))
+    for prefix, block in blocks:
+        for kind in ("any", "all", "none"):
+            for i, cond in enumerate(getattr(block, kind)):
+                if cond.regex is None:
+                    continue
+                path = prefix + (kind, i, "regex")
+                for why in check_pattern(cond.regex):
+                    problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}", why))
+                if kind != "none":
+                    try:
+                        names.update(compiled.compile_rule_regex(cond.regex, cond.ignore_case).groupindex)
+                    except Exception:  # reported by check_pattern
+                        pass
+    if rule.lookup is not None:
+        if rule.lookup.table not in tables:
+            problems.append(RuleProblem(item.file, where("lookup", "table"), f"rule {rule.id}: lookup.table",
+                                        f"no code table named `{rule.lookup.table}`"))
+        if rule.lookup.capture not in names:
+            problems.append(RuleProblem(item.file, where("lookup", "capture"), f"rule {rule.id}: lookup.capture",
+                                        f"no capture group named `{rule.lookup.capture}`"))
+        names |= {"code_name", "code_meaning"}
+    texts = [(("cause",), rule.cause)] + [(("fix", i), step) for i, step in enumerate(rule.fix)]
+    for path, text in texts:
+        for name in sorted(placeholders_in(text) - names):
+            problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}",
+                                        f"placeholder {{{name}}} has no matching capture group"))
+    return problems

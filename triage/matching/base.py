@@ -1,0 +1,80 @@
+"""What every prefilter shares: the patterns it looks for, and how a hit becomes a line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from triage.compiled import CompiledRule
+from triage.reader import Block
+
+#: Line-level detectors of error lines no rule may explain; ids follow the rule indices.
+DETECTORS: tuple[tuple[str, str], ...] = (
+    ("python-exception", r"(?:Error|Exception|Failure|Interrupt)(?::|$)"),
+    ("plog-error", r"\[ERROR\] "),
+    ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
+)
+
+Candidate = tuple[int, bytes, Sequence[int]]
+
+
+@dataclass(frozen=True)
+class PrefilterPattern:
+    """One pattern a prefilter searches for; a hit makes candidate ``target`` (a rule or detector)."""
+
+    target: int
+    regex: str
+    ignore_case: bool
+
+
+class Matcher(Protocol):
+    """Finds candidate lines in a block: ``(line number, raw line, candidate ids)``, in line order."""
+
+    name: str
+
+    def candidates(self, block: Block) -> Iterator[Candidate]: ...
+
+
+def _unanchor(pattern: str) -> str:
+    # A prefilter runs on the raw line, before prefixes are stripped: drop the line anchors
+    # (the dialect allows them only at the very start and end), which only widens the match.
+    if pattern.startswith("^"):
+        pattern = pattern[1:]
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1]
+    return pattern
+
+
+def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
+    """Every pattern whose hit may make a rule (or a detector) match, with its target id.
+
+    Detector ``k`` has target ``len(rules) + k``.
+    """
+    out: list[PrefilterPattern] = []
+    for rule in rules:
+        for pred in (rule.anchor, rule.follower):
+            if pred is None:
+                continue
+            for cond in pred.prefilter_conditions():
+                spec = cond.spec
+                regex = _unanchor(spec.regex) if spec.regex is not None else re.escape(spec.contains or "")
+                out.append(PrefilterPattern(rule.index, regex, spec.ignore_case))
+    base = len(rules)
+    for k, (_, regex) in enumerate(DETECTORS):
+        out.append(PrefilterPattern(base + k, regex, False))
+    return out
+
+
+def line_around(data: bytes, sep: bytes, offset: int) -> tuple[int, int]:
+    """Start and end (exclusive, without the separator) of the line holding byte ``offset``."""
+    start = data.rfind(sep, 0, offset) + 1
+    end = data.find(sep, offset)
+    if end < 0:
+        end = len(data)
+    return start, end
+
+
+def strip_cr(line: bytes, sep: bytes) -> bytes:
+    return line[:-1] if sep == b"\n" and line.endswith(b"\r") else line

@@ -1,0 +1,182 @@
+"""Hyperscan (Vectorscan) prefilter: one compiled database, one block-mode scan per 4 MB block.
+
+The database is cached on disk, keyed by the patterns, the hyperscan version and the CPU
+platform; a cached database that does not load (another CPU, a corrupt file) is recompiled.
+Patterns Hyperscan refuses are searched with Python ``re`` over the block instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import hyperscan as hs
+
+from triage.matching.base import Candidate, PrefilterPattern, line_around, strip_cr
+from triage.normalize import strip_ansi
+from triage.reader import Block
+
+_ESC = b"\x1b"
+
+
+def cache_dir() -> Path:
+    """Where compiled databases are kept: ``$TRIAGE_CACHE_DIR`` or ``$XDG_CACHE_HOME/triage``."""
+    explicit = os.environ.get("TRIAGE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "triage"
+
+
+def _flags(p: PrefilterPattern) -> int:
+    flags = hs.HS_FLAG_MULTILINE | hs.HS_FLAG_UTF8 | hs.HS_FLAG_ALLOWEMPTY
+    return flags | hs.HS_FLAG_CASELESS if p.ignore_case else flags
+
+
+class HyperscanMatcher:
+    """Block-mode Hyperscan scan over line-aligned blocks; yields candidate lines in order."""
+
+    name = "hyperscan"
+
+    def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int, *, use_cache: bool = True):
+        self._targets = target_count
+        self._esc_id = len(patterns)
+        self._target_of = [p.target for p in patterns]
+        self._slow: list[tuple[re.Pattern[bytes], int]] = []
+        self.compile_seconds = 0.0
+        self.from_cache = False
+        accepted = list(range(len(patterns)))
+        try:
+            self._db = self._load_or_compile(patterns, accepted, use_cache)
+        except hs.error:
+            # Find the patterns Hyperscan refuses (not expected for dialect-clean rules) and
+            # keep them exact with Python re over the block.
+            accepted = [i for i, p in enumerate(patterns) if _compiles(p)]
+            for i, p in enumerate(patterns):
+                if i not in accepted:
+                    flags = re.MULTILINE | (re.IGNORECASE if p.ignore_case else 0)
+                    self._slow.append((re.compile(p.regex.encode("utf-8"), flags), p.target))
+            self._db = self._load_or_compile(patterns, accepted, use_cache)
+
+    # -- database -----------------------------------------------------------------------------
+    def _load_or_compile(self, patterns: Sequence[PrefilterPattern], accepted: list[int], use_cache: bool):
+        exprs = [patterns[i].regex.encode("utf-8") for i in accepted] + [re.escape(_ESC)]
+        ids = accepted + [self._esc_id]
+        flags = [_flags(patterns[i]) for i in accepted] + [0]
+        key = hashlib.sha256(repr((exprs, ids, flags, _hs_version(), _platform_tag())).encode()).hexdigest()[:24]
+        path = cache_dir() / f"hs-{key}.db"
+        if use_cache and path.is_file():
+            try:
+                db = hs.loadb(path.read_bytes())
+                self.from_cache = True
+                return db
+            except Exception:  # another CPU, truncated file, other version: recompile below
+                pass
+        import time
+
+        start = time.perf_counter()
+        db = hs.Database(mode=hs.HS_MODE_BLOCK)
+        db.compile(expressions=exprs, ids=ids, elements=len(exprs), flags=flags)
+        self.compile_seconds = time.perf_counter() - start
+        if use_cache:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(hs.dumpb(db))
+                tmp.replace(path)
+            except OSError:
+                pass  # a read-only home is no reason to fail
+        return db
+
+    # -- scanning -----------------------------------------------------------------------------
+    def candidates(self, block: Block) -> Iterator[Candidate]:
+        data = block.data
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            # Hyperscan's UTF-8 mode needs valid UTF-8; lines are decoded with replacement
+            # anyway, so scan exactly the text the confirmation will see.
+            data = data.decode("utf-8", "replace").encode("utf-8")
+        hits: list[tuple[int, int]] = []
+        add = hits.append
+        self._db.scan(data, match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
+        for rx, target in self._slow:
+            for m in rx.finditer(data):
+                hits.append((m.end(), -1 - target))
+        if not hits:
+            return
+        hits.sort()
+        sep = block.sep
+        line_no = block.first_line
+        counted_to = 0
+        current_start = -1
+        current_end = -1
+        targets: set[int] = set()
+        for to, pid in hits:
+            offset = max(to - 1, 0)
+            if current_start <= offset < current_end or (offset == current_end and current_end >= 0):
+                self._add_target(pid, targets)
+                continue
+            if targets:
+                yield from self._emit(data, sep, current_start, current_end, line_no, targets)
+            start, end = line_around(data, sep, offset)
+            line_no += data.count(sep, counted_to, start)
+            counted_to = start
+            current_start, current_end = start, end
+            targets = set()
+            self._add_target(pid, targets)
+        if targets:
+            yield from self._emit(data, sep, current_start, current_end, line_no, targets)
+
+    def _add_target(self, pid: int, targets: set[int]) -> None:
+        if pid < 0:
+            targets.add(-1 - pid)
+        elif pid == self._esc_id:
+            targets.add(-1)  # marker: the line holds ANSI escapes, rescan it without them
+        else:
+            targets.add(self._target_of[pid])
+
+    def _emit(self, data: bytes, sep: bytes, start: int, end: int, line_no: int,
+              targets: set[int]) -> Iterator[Candidate]:
+        line = strip_cr(data[start:end], sep)
+        if -1 in targets:
+            targets.discard(-1)
+            targets |= self._scan_line(strip_ansi(line.decode("utf-8", "replace")).encode("utf-8"))
+        if targets:
+            yield line_no, line, sorted(targets)
+
+    def _scan_line(self, line: bytes) -> set[int]:
+        found: set[int] = set()
+        self._db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c: found.add(i))
+        found.discard(self._esc_id)
+        out = {self._target_of[i] for i in found}
+        for rx, target in self._slow:
+            if rx.search(line):
+                out.add(target)
+        return out
+
+
+def _compiles(p: PrefilterPattern) -> bool:
+    try:
+        hs.Database(mode=hs.HS_MODE_BLOCK).compile(
+            expressions=[p.regex.encode("utf-8")], ids=[0], elements=1, flags=[_flags(p)])
+        return True
+    except Exception:
+        return False
+
+
+def _hs_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("hyperscan")
+    except Exception:  # pragma: no cover
+        return "unknown"
+
+
+def _platform_tag() -> str:
+    return f"{platform.machine()}-{platform.processor()}-{platform.system()}"

@@ -1,0 +1,39 @@
+"""Pick the fastest matcher this machine can run (``TRIAGE_MATCHER`` forces one)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from triage.compiled import CompiledRule
+from triage.matching.base import DETECTORS, Matcher, prefilter_patterns
+
+MATCHERS = ("auto", "hyperscan", "literal", "reference")
+
+
+def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True) -> Matcher:
+    """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter).
+
+    Raises ``ValueError`` for an unknown name and ``ImportError`` when ``hyperscan`` is asked
+    for explicitly but cannot be imported.
+    """
+    name = name or os.environ.get("TRIAGE_MATCHER") or "auto"
+    if name not in MATCHERS:
+        raise ValueError(f"unknown matcher `{name}` (choose from {', '.join(MATCHERS)})")
+    targets = len(rules) + len(DETECTORS)
+    if name == "reference":
+        from triage.matching.reference import ReferenceMatcher
+
+        return ReferenceMatcher(targets)
+    patterns = prefilter_patterns(rules)
+    if name in ("auto", "hyperscan"):
+        try:
+            from triage.matching.hyperscan_matcher import HyperscanMatcher
+        except ImportError:
+            if name == "hyperscan":
+                raise
+        else:
+            return HyperscanMatcher(patterns, targets, use_cache=use_cache)
+    from triage.matching.literal import LiteralMatcher
+
+    return LiteralMatcher(patterns, targets)

@@ -1,0 +1,25 @@
+"""Machine-readable renderers: JSON (one object), JSON lines (one finding a line)."""
+
+from __future__ import annotations
+
+import json
+
+from triage.report import Finding, Report
+
+
+def to_json(report: Report) -> str:
+    """The report as one JSON object (schema ``schema_version``)."""
+    return report.model_dump_json(indent=2)
+
+
+def finding_line(finding: Finding) -> str:
+    """One finding as a compact JSON line, tagged ``"type": "finding"``."""
+    return json.dumps({"type": "finding", **finding.model_dump()}, ensure_ascii=False)
+
+
+def summary_line(report: Report) -> str:
+    """The closing JSON line of ``jsonl`` output: the ranking and counts, without the findings."""
+    data = report.model_dump(exclude={"findings"})
+    data["root_cause"] = report.root_cause.rule_id if report.root_cause else None
+    data["ranking"] = [f.rule_id for f in report.findings]
+    return json.dumps({"type": "summary", **data}, ensure_ascii=False)

@@ -1,0 +1,85 @@
+"""The human report: root cause, its layer and first fix on the first line; then the rest."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from triage.report import Finding, Report
+
+_SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
+
+
+def _where(file: str | None, line: int) -> str:
+    return f"{file}:{line}" if file else f"line {line}"
+
+
+def headline(report: Report) -> str:
+    """The first line of the report, as plain text."""
+    root = report.root_cause
+    if root is not None:
+        return f"Root cause: {root.title} [{root.layer}/{root.component}] -> fix: {root.fix[0]}"
+    if report.unrecognised:
+        return (f"No known root cause: {len(report.unrecognised)} unrecognised error line(s); "
+                f"first at {_where(report.unrecognised[0].file, report.unrecognised[0].line)}")
+    if report.findings:
+        return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
+    return f"No problem found in {report.lines_read} lines"
+
+
+def stream_line(finding: Finding) -> str:
+    """One line announcing a finding the moment it is first seen (streaming mode)."""
+    return (f"[{finding.severity}] {_where(finding.first_file, finding.first_line)} "
+            f"{finding.rule_id}: {finding.title} [{finding.layer}/{finding.component}]")
+
+
+def render(report: Report, console: Console) -> None:
+    """Print ``report`` for a person on ``console``."""
+    root = report.root_cause
+    style = _SEVERITY_STYLE.get(root.severity, "") if root else ("yellow" if report.unrecognised else "green")
+    console.print(escape(headline(report)), style=style, highlight=False, soft_wrap=True)
+    if root is not None:
+        _finding_block(root, console, full=True)
+    others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
+    if others:
+        console.print()
+        console.print(f"Other findings ({len(others)}):", style="bold")
+        for f in others:
+            _finding_block(f, console, full=root is None and f is others[0])
+    if report.unrecognised:
+        console.print()
+        console.print("Unrecognised error lines (no rule explains them):", style="bold yellow")
+        for u in report.unrecognised:
+            console.print(f"  {escape(_where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
+    for t in report.truncated_lines:
+        console.print(f"note: {_where(t.file, t.line)} is {t.length} bytes long; matched on its first "
+                      f"{t.limit} bytes", style="dim", highlight=False)
+    console.print()
+    console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}",
+                  style="dim", highlight=False)
+
+
+def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
+    sev = _SEVERITY_STYLE.get(f.severity, "")
+    if not full:
+        note = f" (symptom of {f.suppressed_by})" if f.suppressed_by else ""
+        console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} [{f.layer}/{escape(f.component)}] "
+                      f"{f.rule_id}, x{f.count}{escape(note)}", highlight=False, soft_wrap=True)
+        ev = f.evidence[0]
+        console.print(f"    {escape(_where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
+                      highlight=False, soft_wrap=True)
+        return
+    console.print(f"  rule {f.rule_id} · severity {f.severity} · seen {f.count}x, "
+                  f"{_where(f.first_file, f.first_line)}"
+                  + (f" to {_where(f.last_file, f.last_line)}" if f.count > 1 else ""),
+                  style="dim", highlight=False)
+    console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
+    console.print("  Fix:", highlight=False)
+    for i, step in enumerate(f.fix, 1):
+        console.print(f"    {i}. {escape(step)}", highlight=False, soft_wrap=True)
+    console.print("  Evidence:", highlight=False)
+    for ev in f.evidence:
+        console.print(f"    {escape(_where(ev.file, ev.line))}: {escape(ev.text.strip())}", highlight=False,
+                      soft_wrap=True)
+    if f.references:
+        console.print("  See: " + escape(" ".join(f.references[:3])), style="dim", highlight=False, soft_wrap=True)

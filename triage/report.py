@@ -1,0 +1,90 @@
+"""The report: pydantic models whose JSON is the CLI's ``--format json`` output (schema 1).
+
+Adding a key keeps ``schema_version``; renaming or removing one bumps it.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from triage.schema import SEVERITIES
+
+SCHEMA_VERSION = 1
+
+
+class Evidence(BaseModel):
+    """A raw log line that supports a finding: ``file`` (None for stdin or text), 1-based ``line``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str | None
+    line: int
+    text: str
+
+
+class Finding(BaseModel):
+    """One rule that fired: what it means, what to do, and where it was seen.
+
+    ``evidence`` holds a few raw lines (the first occurrences and the last), not all of them;
+    ``count`` is the number of occurrences; ``captures`` are the named groups of the first one.
+    ``suppressed_by`` names the finding this one is a known symptom of.
+    """
+
+    rule_id: str
+    title: str
+    layer: str
+    component: str
+    severity: str
+    priority: int
+    generic: bool
+    cause: str
+    fix: list[str]
+    evidence: list[Evidence]
+    first_line: int
+    last_line: int
+    first_file: str | None = None
+    last_file: str | None = None
+    count: int
+    captures: dict[str, str]
+    references: list[str]
+    suppressed_by: str | None = None
+    pack: str = "builtin"
+
+
+class Unrecognised(BaseModel):
+    """An error line no rule explains: a Python exception, an error code, a plog ``[ERROR]``."""
+
+    file: str | None
+    line: int
+    text: str
+    kind: str
+
+
+class TruncatedLine(BaseModel):
+    """A line longer than the reader's limit: matched on its first ``limit`` bytes only."""
+
+    file: str | None
+    line: int
+    length: int
+    limit: int
+
+
+class Report(BaseModel):
+    """The diagnosis of one or more logs, root cause first."""
+
+    schema_version: int = SCHEMA_VERSION
+    triage_version: str
+    rules_digest: str
+    root_cause: Finding | None
+    findings: list[Finding]
+    unrecognised: list[Unrecognised]
+    lines_read: int
+    files: list[str | None] = Field(default_factory=list)
+    truncated_lines: list[TruncatedLine] = Field(default_factory=list)
+    matcher: str = ""
+
+    def exit_code(self, fail_on: str = "error") -> int:
+        """0 when nothing at or above ``fail_on`` severity fired and no unrecognised error; else 1."""
+        limit = SEVERITIES.index(fail_on)
+        failing = any(SEVERITIES.index(f.severity) <= limit for f in self.findings if f.suppressed_by is None)
+        return 1 if failing or self.unrecognised else 0

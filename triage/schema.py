@@ -1,0 +1,127 @@
+"""The on-disk rule format, as pydantic models that mirror the YAML field by field.
+
+A rule file is ``{"rules": [Rule, ...]}``; a code table file (``rules/codes/*.yaml``) is a
+:class:`CodeTable`. These models only check shape and types; the loader adds the checks that need
+more than one field (regex dialect, placeholders, ids across files).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Layer = Literal["hardware", "driver", "framework"]
+Severity = Literal["critical", "error", "warning", "info"]
+
+#: Severity names, most severe first; the index is the sort rank.
+SEVERITIES: tuple[str, ...] = ("critical", "error", "warning", "info")
+
+RULE_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Condition(_Strict):
+    """One test on one line: a regex search or a plain substring, optionally case-insensitive.
+
+    ``scope`` picks the text tested: ``line`` is the normalized line (container, vLLM and Ray
+    prefixes and ANSI colours removed); ``message`` also drops a CANN plog or torch_npu header.
+    """
+
+    regex: str | None = None
+    contains: str | None = Field(default=None, min_length=1)
+    ignore_case: bool = False
+    scope: Literal["line", "message"] = "line"
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Condition:
+        if (self.regex is None) == (self.contains is None):
+            raise ValueError("a condition needs exactly one of `regex` or `contains`")
+        if self.regex is not None and not self.regex:
+            raise ValueError("`regex` is empty")
+        return self
+
+
+class LineMatch(_Strict):
+    """Conditions that must all hold on the same line: any of ``any``, all of ``all``, none of ``none``."""
+
+    any: list[Condition] = Field(default_factory=list)
+    all: list[Condition] = Field(default_factory=list)
+    none: list[Condition] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _has_positive(self) -> LineMatch:
+        if not self.any and not self.all:
+            raise ValueError("a match needs at least one condition under `any` or `all`")
+        return self
+
+
+class FollowedBy(_Strict):
+    """A second line that must follow the matched line within ``within`` lines (1..1000)."""
+
+    within: int = Field(ge=1, le=1000)
+    match: LineMatch
+
+
+class Lookup(_Strict):
+    """Look the value of capture ``capture`` up in code table ``table``.
+
+    Adds the placeholders ``{code_name}`` and ``{code_meaning}``.
+    """
+
+    capture: str
+    table: str
+
+
+class Examples(_Strict):
+    """Log excerpts (one or more lines each) the rule must match, and near misses it must not."""
+
+    match: list[str] = Field(min_length=1)
+    no_match: list[str] = Field(min_length=1)
+
+
+class Rule(_Strict):
+    """A signature: how to recognise one failure in a log, and what to tell the user about it."""
+
+    id: str = Field(pattern=RULE_ID_PATTERN)
+    title: str = Field(min_length=5)
+    layer: Layer
+    component: str = Field(min_length=1)
+    severity: Severity
+    priority: int = Field(default=50, ge=0, le=100)
+    generic: bool = False
+    match: LineMatch
+    followed_by: FollowedBy | None = None
+    lookup: Lookup | None = None
+    cause: str = Field(min_length=10)
+    fix: list[str] = Field(min_length=1)
+    suppresses: list[str] = Field(default_factory=list)
+    references: list[str] = Field(min_length=1)
+    examples: Examples
+    override: bool = False
+    """True in a user pack to replace the built-in rule with the same id (never implicit)."""
+
+
+class RuleFile(_Strict):
+    """A YAML rule file: a list of rules under ``rules``."""
+
+    rules: list[Rule] = Field(default_factory=list)
+
+
+class CodeEntry(_Strict):
+    """One code of a code table: its symbolic name and its meaning in plain words."""
+
+    name: str
+    meaning: str
+
+
+class CodeTable(_Strict):
+    """A dictionary of error codes, e.g. aclError values, with the documentation it comes from."""
+
+    table: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    title: str
+    source: str | list[str]
+    codes: dict[str, CodeEntry] = Field(min_length=1)
