@@ -83,7 +83,7 @@ def _run(analysis, files: list[str], fmt: str) -> None:
                 if fmt == "jsonl":
                     print(machine.finding_line(finding), flush=True)
                 elif live and out is not None:
-                    out.print(text.stream_line(finding), highlight=False, soft_wrap=True)
+                    out.print(text.stream_line(finding), highlight=False, soft_wrap=True, markup=False)
     except KeyboardInterrupt:
         pass  # report what was read so far
 

@@ -79,8 +79,14 @@ def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check 
     """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles."""
     from triage.lint import lint
 
+    from triage.loader import builtin_rules_dir
+
+    builtin = builtin_rules_dir().resolve()
+    # Files of the built-in pack are checked by loading the built-in pack itself.
+    extra = [p for p in [*(paths or []), *(rules or [])]
+             if builtin != p.resolve() and builtin not in p.resolve().parents]
     try:
-        ruleset = _load([*(paths or []), *(rules or [])], None)
+        ruleset = _load(extra, None)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     problems = lint(ruleset)

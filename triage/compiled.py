@@ -9,7 +9,8 @@ from triage.dialect import compile_rule_regex
 from triage.normalize import LineView
 from triage.schema import CodeEntry, Condition, LineMatch, Rule
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+# `${VAR}` is shell syntax in fix text, not a placeholder.
+_PLACEHOLDER = re.compile(r"(?<!\$)\{([A-Za-z_]\w*)\}")
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class CompiledRule:
 def fill(template: str, values: dict[str, str]) -> str:
     """Replace each ``{name}`` in ``template`` by ``values[name]`` (``?`` when not captured).
 
-    Braces that do not enclose an identifier are left as they are, so JSON in fix text is safe.
+    Braces that do not enclose an identifier, and shell ``${VAR}``, are left as they are.
     """
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), "?"), template)
 

@@ -38,7 +38,9 @@ def compile_rule_regex(pattern: str, ignore_case: bool) -> re.Pattern[str]:
 
     Raises ``re.error`` when the pattern does not compile.
     """
-    return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # check_pattern reports it
+        return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
 
 
 def check_pattern(pattern: str) -> list[str]:

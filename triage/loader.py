@@ -210,6 +210,7 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
     rule, doc, base = item.rule, item.doc, item.path
     problems: list[RuleProblem] = []
     names: set[str] = set()
+    regex_failed = False
 
     def where(*rest) -> int:
         return doc.line_of(base + rest)
@@ -223,7 +224,9 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
                 if cond.regex is None:
                     continue
                 path = prefix + (kind, i, "regex")
-                for why in check_pattern(cond.regex):
+                bad = check_pattern(cond.regex)
+                regex_failed = regex_failed or any("compile" in why for why in bad)
+                for why in bad:
                     problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}", why))
                 if kind != "none":
                     try:
@@ -238,6 +241,8 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
             problems.append(RuleProblem(item.file, where("lookup", "capture"), f"rule {rule.id}: lookup.capture",
                                         f"no capture group named `{rule.lookup.capture}`"))
         names |= {"code_name", "code_meaning"}
+    if regex_failed:  # the capture groups are unknown: placeholder problems would only be noise
+        return problems
     texts = [(("cause",), rule.cause)] + [(("fix", i), step) for i, step in enumerate(rule.fix)]
     for path, text in texts:
         for name in sorted(placeholders_in(text) - names):

@@ -62,8 +62,15 @@ class YamlProblem(ValueError):
         super().__init__(str(problem))
 
 
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "float", "bool", "null",
+                                                   "timestamp")}
+
+
 def _convert(node: yaml.Node, path: Path_, lines: dict, loader: yaml.SafeLoader, filename: str) -> Any:
     lines[path] = node.start_mark.line + 1
+    if node.tag not in _PLAIN_TAGS:
+        raise YamlProblem(RuleProblem(filename, node.start_mark.line + 1, _dotted(path),
+                                      f"unsupported YAML tag {node.tag}"))
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:

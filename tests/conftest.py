@@ -1,0 +1,46 @@
+"""Shared fixtures: the built-in rules, loaded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from triage.loader import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+
+
+@pytest.fixture(scope="session")
+def builtin_rules():
+    return load_rules()
+
+
+def write_pack(tmp_path: Path, text: str, name: str = "pack.yaml") -> Path:
+    """Write a one-file rule pack and return its directory."""
+    pack = tmp_path / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / name).write_text(text, encoding="utf-8")
+    return pack
+
+
+MINIMAL_RULE = """\
+rules:
+  - id: test.sample
+    title: A sample rule for tests
+    layer: framework
+    component: test
+    severity: error
+    priority: 60
+    match:
+      any:
+        - regex: 'sample failure (?P<code>\\d+)'
+    cause: The sample failed with code {code}.
+    fix:
+      - Do the sample fix for {code}.
+    references: [https://example.org/sample]
+    examples:
+      match: ["sample failure 42"]
+      no_match: ["sample success"]
+"""

@@ -1,0 +1,49 @@
+"""The Python API: explain, analyze, stream."""
+
+from __future__ import annotations
+
+import gzip
+
+import triage
+from tests.conftest import CORPUS
+
+
+def test_explain_str_and_lines_agree():
+    text = "INFO start\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+    a = triage.explain(text)
+    b = triage.explain(["INFO start", "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"])
+    assert a.model_dump() == b.model_dump()
+    assert a.root_cause is not None and a.root_cause.first_line == 2
+    assert a.lines_read == 2
+
+
+def test_report_json_is_cli_json_shape():
+    report = triage.explain("EZ9999: Inner Error!")
+    data = report.model_dump()
+    assert data["schema_version"] == 1
+    assert data["root_cause"]["rule_id"] == "generic.ez9999-inner-error"
+    assert report.exit_code() == 1
+
+
+def test_analyze_directory_and_gz(tmp_path):
+    log = next(p for p in sorted(CORPUS.rglob("log.txt")) if "healthy" not in p.parent.name)
+    (tmp_path / "a.log.gz").write_bytes(gzip.compress(log.read_bytes()))
+    direct = triage.analyze(log)
+    packed = triage.analyze(tmp_path)
+    assert [f.rule_id for f in packed.findings] == [f.rule_id for f in direct.findings]
+    assert packed.files == [str(tmp_path / "a.log.gz")]
+
+
+def test_stream_yields_findings_as_first_seen():
+    seen = []
+
+    def lines():
+        yield "INFO nothing here"
+        yield "EZ9999: Inner Error!"
+        assert seen, "the finding must be yielded before the next line is read"
+        yield "EZ9999: Inner Error!"
+
+    for finding in triage.stream(lines()):
+        seen.append(finding)
+    assert "generic.ez9999-inner-error" in [f.rule_id for f in seen]
+    assert {f.first_line for f in seen} == {2} and all(f.count == 1 for f in seen)

@@ -1,0 +1,55 @@
+"""The knowledge base: every rule's examples, every corpus case, the healthy-log gate, lint."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import CORPUS
+from triage.corpus import load_cases
+from triage.lint import lint
+from triage.loader import load_rules
+from triage.selftest import check_case, check_examples
+
+RULES = load_rules()
+CASES = load_cases(CORPUS)
+
+
+def test_rules_lint_clean():
+    assert [str(p) for p in lint(RULES)] == []
+
+
+@pytest.mark.parametrize("rule_id", [r.id for r in RULES.rules])
+def test_rule_examples(rule_id):
+    failures = [f"{r.check}: {r.detail}" for r in check_examples(RULES, rule_id) if not r.passed]
+    assert failures == []
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.case.healthy], ids=lambda c: c.name)
+def test_corpus_case_root_cause(case):
+    result = check_case(RULES, case)
+    assert result.passed, result.detail
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.case.healthy], ids=lambda c: c.name)
+def test_healthy_log_has_no_error_finding(case):
+    result = check_case(RULES, case)
+    assert result.passed, result.detail
+
+
+def test_every_rule_is_backed_by_a_corpus_case():
+    backed = set()
+    for c in CASES:
+        backed.add(c.case.expect.root_cause)
+        backed.update(c.case.expect.also)
+    assert sorted(r.id for r in RULES.rules if r.id not in backed) == []
+
+
+def test_corpus_cases_name_existing_rules():
+    unknown = [(c.name, rid) for c in CASES for rid in [c.case.expect.root_cause, *c.case.expect.also]
+               if rid is not None and rid not in RULES.by_id]
+    assert unknown == []
+
+
+def test_corpus_cases_record_a_public_source():
+    bad = [c.name for c in CASES if not c.case.source or (c.case.synthetic and not c.case.quotes)]
+    assert bad == []

@@ -1,0 +1,111 @@
+"""Differential test: every prefilter gives exactly the findings of the plain reference matcher."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from tests.conftest import CORPUS
+from triage.engine import Analysis
+from triage.loader import load_rules
+from triage.matching.select import choose_matcher
+
+RULES = load_rules()
+FAST = ["literal"]
+try:
+    import hyperscan  # noqa: F401
+
+    FAST.append("hyperscan")
+except ImportError:  # pragma: no cover - the portable path is still tested
+    pass
+
+
+_reference_cache: dict[bytes, tuple] = {}
+
+
+def findings(data: bytes, matcher: str, block_size: int | None = None):
+    if matcher == "reference" and block_size is None:
+        if data not in _reference_cache:
+            _reference_cache[data] = _findings(data, matcher, None)
+        return _reference_cache[data]
+    return _findings(data, matcher, block_size)
+
+
+_matchers: dict[str, object] = {}
+
+
+def _findings(data: bytes, matcher: str, block_size: int | None):
+    if matcher not in _matchers:  # compile once per test session, never from the on-disk cache
+        _matchers[matcher] = choose_matcher(RULES.rules, matcher, use_cache=False)
+    analysis = Analysis(RULES, _matchers[matcher])
+    if block_size:
+        import triage.engine as engine_module
+
+        original = engine_module.BlockReader
+
+        class Small(original):  # type: ignore[misc, valid-type]
+            def __init__(self, stream, **kw):
+                super().__init__(stream, block_size=block_size, **kw)
+
+        engine_module.BlockReader = Small
+        try:
+            list(analysis.feed(io.BytesIO(data)))
+        finally:
+            engine_module.BlockReader = original
+    else:
+        list(analysis.feed(io.BytesIO(data)))
+    report = analysis.report()
+    return ([(f.rule_id, f.first_line, f.last_line, f.count, f.captures) for f in report.findings],
+            [(u.line, u.kind) for u in report.unrecognised])
+
+
+def planted_log(seed: int = 7) -> bytes:
+    """Healthy-looking vLLM/plog noise with the rules' own examples planted at random lines."""
+    rng = random.Random(seed)
+    noise = [
+        "INFO 12-05 07:51:00 [core.py:75] Initializing a V1 LLM engine with config: model='Qwen/Qwen3-8B'",
+        "(VllmWorker rank=3 pid=1234) INFO 12-05 07:51:02 [model_runner.py:1100] Loading model weights took 15.2 GB",
+        "[INFO] RUNTIME(1234,python):2025-06-01-10:00:00.123.456 [stream.cc:123] stream created",
+        "2025-06-01T10:00:00.123456789Z INFO:     127.0.0.1:5000 - \"POST /v1/completions HTTP/1.1\" 200 OK",
+        "[W601 10:00:00.000000000 compiler_depend.ts:133] Warning: Device do not support double dtype now",
+        "\x1b[32mINFO\x1b[0m 12-05 07:51:03 [loader.py:10] hccl timeout=1800 no out of memory risk, error code is 0",
+    ]
+    examples = [ex for r in RULES.rules for ex in r.rule.examples.match]
+    lines = []
+    for _ in range(2000):
+        if rng.random() < 0.03:
+            lines.extend(rng.choice(examples).splitlines())
+        else:
+            lines.append(rng.choice(noise))
+    half = len(lines) // 2
+    return ("\r\n".join(lines[:half]) + "\n" + "\n".join(lines[half:])).encode()  # mixed line ends, no final \n
+
+
+@pytest.mark.parametrize("matcher", FAST)
+def test_fast_matchers_equal_reference_on_planted_log(matcher):
+    data = planted_log()
+    assert findings(data, matcher) == findings(data, "reference")
+
+
+@pytest.mark.parametrize("matcher", FAST)
+def test_lines_split_across_block_edges(matcher):
+    data = planted_log(seed=11)[:200_000]
+    expected = findings(data, "reference")
+    assert expected[0], "the planted log must produce findings"
+    assert findings(data, matcher, block_size=4093) == expected
+
+
+@pytest.mark.parametrize("matcher", FAST)
+def test_corpus_findings_equal_reference(matcher):
+    for log in sorted(CORPUS.rglob("log.txt")):
+        data = log.read_bytes()
+        assert findings(data, matcher) == findings(data, "reference"), log
+
+
+@pytest.mark.parametrize("matcher", FAST)
+def test_several_rules_on_one_line_and_ansi(matcher):
+    ex = [r.rule.examples.match[0] for r in RULES.rules if "\n" not in r.rule.examples.match[0]][:5]
+    data = (" || ".join(ex) + "\n\x1b[31m" + ex[-1] + "\x1b[0m").encode()
+    assert findings(data, matcher) == findings(data, "reference")
