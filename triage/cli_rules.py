@@ -78,7 +78,6 @@ def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check 
              rules: list[Path] = RulesOpt) -> None:
     """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles."""
     from triage.lint import lint
-
     from triage.loader import builtin_rules_dir
 
     builtin = builtin_rules_dir().resolve()

@@ -72,7 +72,7 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
     console.print(f"  rule {f.rule_id} · severity {f.severity} · seen {f.count}x, "
                   f"{_where(f.first_file, f.first_line)}"
                   + (f" to {_where(f.last_file, f.last_line)}" if f.count > 1 else ""),
-                  style="dim", highlight=False)
+                  style="dim", highlight=False, soft_wrap=True)
     console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
     console.print("  Fix:", highlight=False)
     for i, step in enumerate(f.fix, 1):
