@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from triage.errors import InputError
-from triage.reader import BlockReader, decode_line, expand_paths, open_log
+from triage.reader import BlockReader, decode_line
+from triage.sources import Source, expand, open_source
 
 
 def lines_of(data: bytes, **kw) -> list[tuple[int, bytes]]:
@@ -58,8 +59,8 @@ def test_invalid_utf8_is_replaced_not_dropped():
 def test_gzip_is_read_transparently(tmp_path):
     path = tmp_path / "log.gz"
     path.write_bytes(gzip.compress(b"first\nsecond\n"))
-    stream = open_log(path)
-    assert [line for block in BlockReader(stream) for _, line in block.lines()] == [b"first", b"second"]
+    with open_source(Source(str(path), str(path))) as stream:
+        assert [line for block in BlockReader(stream) for _, line in block.lines()] == [b"first", b"second"]
 
 
 def test_truncated_gzip_is_an_input_error(tmp_path):
@@ -67,22 +68,22 @@ def test_truncated_gzip_is_an_input_error(tmp_path):
     body = b"".join(b"line %d of the log\n" % i for i in range(20000))
     packed = gzip.compress(body)
     path.write_bytes(packed[: len(packed) // 2])
-    with pytest.raises(InputError, match="truncated or corrupt"):
-        list(BlockReader(open_log(path)))
+    with pytest.raises(InputError, match="truncated or corrupt"), open_source(Source(str(path), str(path))) as s:
+        list(BlockReader(s))
 
 
 def test_missing_file_is_a_one_line_input_error(tmp_path):
-    with pytest.raises(InputError, match="no such file"):
-        open_log(tmp_path / "absent.log")
+    with pytest.raises(InputError, match="no such file"), open_source(Source("x", str(tmp_path / "absent.log"))):
+        pass
     with pytest.raises(InputError, match="no such file or directory"):
-        expand_paths([str(tmp_path / "absent")])
+        expand([str(tmp_path / "absent")])
 
 
 def test_directory_expands_to_sorted_files(tmp_path):
     (tmp_path / "b.log").write_text("b")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.log").write_text("a")
-    assert expand_paths([str(tmp_path)]) == [str(tmp_path / "b.log"), str(tmp_path / "sub" / "a.log")]
+    assert [s.name for s in expand([str(tmp_path)])] == [str(tmp_path / "b.log"), str(tmp_path / "sub" / "a.log")]
 
 
 line_text = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))

@@ -9,8 +9,8 @@ from pathlib import Path
 from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, load_rules, user_packs_from_env
-from triage.reader import expand_paths, open_log
 from triage.report import Finding, Report
+from triage.sources import Source, expand, open_source
 
 # Below this many bytes of known input, offering every line to every rule is cheaper than
 # compiling (or loading) a multi-pattern database.
@@ -59,26 +59,31 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    files = expand_paths([str(p) for p in paths])
-    if matcher is None and _total_size(files) < SMALL_INPUT:
+    sources = expand([str(p) for p in paths])
+    if matcher is None and total_size(sources) < SMALL_INPUT:
         matcher = "reference"
     analysis = Analysis(rules or default_rules(), matcher)
-    for file in files:
-        for _ in feed_file(analysis, file):
+    for source in sources:
+        for _ in feed_source(analysis, source):
             pass
     return analysis.report()
 
 
-def feed_file(analysis: Analysis, file: str) -> Iterator[Finding]:
-    """Feed one input (``-`` for stdin) to ``analysis``; yield new findings as they appear."""
-    stream = open_log(file)
-    try:
-        yield from analysis.feed(stream, None if file == "-" else file)
-    except OSError as exc:
-        raise InputError(f"{file}: read failed: {exc.strerror or exc}") from None
-    finally:
-        if file != "-":
-            stream.close()
+def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> Iterator[Finding]:
+    """Feed one input to ``analysis``; yield new findings as they appear.
+
+    With ``follow``, keep reading the file as it grows (until KeyboardInterrupt), like ``tail -f``.
+    Raises :class:`~triage.errors.InputError` when the input cannot be read to its end.
+    """
+    with open_source(source) as stream:
+        if follow:
+            from triage.sources import Follower
+
+            stream = Follower(stream)
+        try:
+            yield from analysis.feed(stream, source.name)
+        except OSError as exc:
+            raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
@@ -110,13 +115,14 @@ class _LineStream:
         return out
 
 
-def _total_size(files: list[str]) -> int:
+def total_size(sources: list[Source]) -> int:
+    """Bytes on disk of ``sources`` (stdin and archive members count as large)."""
     total = 0
-    for f in files:
-        if f == "-":
+    for s in sources:
+        if s.path == "-" or s.member is not None:
             return SMALL_INPUT
         try:
-            total += Path(f).stat().st_size
+            total += Path(s.path).stat().st_size
         except OSError:
             pass
     return total

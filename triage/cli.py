@@ -47,49 +47,72 @@ def analyze(
     disable: list[str] = DisableOpt,
     fail_on: Severity = typer.Option("error", "--fail-on", help="Lowest severity that gives exit code 1."),
     matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
+    redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
+    follow: bool = typer.Option(False, "--follow", help="Keep reading a growing file, like tail -f (Ctrl-C ends)."),
 ) -> None:
     """Diagnose logs: root cause, layer and fix first, then the other findings."""
-    from triage.api import SMALL_INPUT, _total_size
+    from triage.api import SMALL_INPUT, total_size
     from triage.engine import Analysis
-    from triage.reader import expand_paths
+    from triage.sources import expand
 
     try:
         ruleset = _load(rules, disable)
-        files = expand_paths(paths or ["-"])
-        if not files:
+        sources = expand(paths or ["-"])
+        if not sources:
             raise _fail("no input files", EXIT_INPUT)
-        if matcher is None and _total_size(files) < SMALL_INPUT and "-" not in files:
+        if matcher is None and total_size(sources) < SMALL_INPUT:
             matcher = "reference"
+        if follow and (len(sources) != 1 or sources[0].path == "-" or sources[0].member):
+            raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
         analysis = Analysis(ruleset, matcher)
-        _run(analysis, files, format.value)
+        redactor = _redactor(redact)
+        _run(analysis, sources, format.value, redactor, follow)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
         raise _fail(str(exc), EXIT_INPUT) from None
     report = analysis.report()
-    _render(report, format.value)
+    _render(report, format.value, redactor)
     raise typer.Exit(report.exit_code(fail_on.value))
 
 
-def _run(analysis, files: list[str], fmt: str) -> None:
-    from triage.api import feed_file
+def _redactor(enabled: bool):
+    if not enabled:
+        return None
+    from triage.redact import Redactor
+
+    return Redactor()
+
+
+def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> None:
+    from triage.api import feed_source
+    from triage.progress import progress_for
     from triage.render import machine, text
 
-    live = "-" in files and fmt == "text"
+    live = (follow or any(s.path == "-" for s in sources)) and fmt == "text"
     out = Console(stderr=True) if live else None
     try:
-        for file in files:
-            for finding in feed_file(analysis, file):
-                if fmt == "jsonl":
-                    print(machine.finding_line(finding), flush=True)
-                elif live and out is not None:
-                    out.print(text.stream_line(finding), highlight=False, soft_wrap=True, markup=False)
+        with progress_for(sources, enabled=not live) as advance:
+            analysis.on_block = advance
+            for source in sources:
+                for finding in feed_source(analysis, source, follow=follow):
+                    if redactor is not None:
+                        finding = redactor.finding(finding)
+                    if fmt == "jsonl":
+                        print(machine.finding_line(finding), flush=True)
+                    elif live and out is not None:
+                        out.print(text.stream_line(finding), highlight=False, soft_wrap=True, markup=False)
     except KeyboardInterrupt:
         pass  # report what was read so far
+    finally:
+        analysis.on_block = None
 
 
-def _render(report, fmt: str) -> None:
+def _render(report, fmt: str, redactor=None) -> None:
     from triage.render import machine, text
+
+    if redactor is not None:
+        report = redactor.report(report)
 
     if fmt == "text":
         text.render(report, Console(highlight=False))
@@ -114,6 +137,7 @@ def explain(
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
     fail_on: Severity = typer.Option("error", "--fail-on"),
+    redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
 ) -> None:
     """Diagnose a message pasted on the command line (same diagnosis as analyze)."""
     from triage.api import explain as explain_text
@@ -126,7 +150,7 @@ def explain(
         report = explain_text(body, rules=_load(rules, disable))
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
-    _render(report, format.value)
+    _render(report, format.value, _redactor(redact))
     raise typer.Exit(report.exit_code(fail_on.value))
 
 
@@ -140,7 +164,7 @@ def version() -> None:
     print(f"triage {__version__}, {len(rs)} rules, digest {rs.digest}")
 
 
-from triage import cli_rules  # noqa: E402,F401  (registers the `rules` subcommands)
+from triage import cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)
 
 
 def main() -> None:

@@ -70,6 +70,8 @@ class Analysis:
         self._unrecognised: dict[tuple[str, str], Unrecognised] = {}
         self._truncated: list[TruncatedLine] = []
         self.lines_read = 0
+        #: Called with the byte size of each block read (a progress bar), or None.
+        self.on_block = None
 
     @property
     def matcher(self) -> Matcher:
@@ -89,6 +91,8 @@ class Analysis:
         matcher = self.matcher
         try:
             for block in reader:
+                if self.on_block is not None:
+                    self.on_block(len(block.data))
                 for line_no, raw, targets in matcher.candidates(block):
                     yield from self._confirm(file_index, file, line_no, raw, targets, nrules, pending)
         finally:

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import gzip
 import io
-import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO
 
 from triage.errors import InputError
@@ -134,49 +132,6 @@ class BlockReader:
     def _note_truncated_length(self, length: int) -> None:
         line, _ = self.truncated[-1]
         self.truncated[-1] = (line, length)
-
-
-def open_log(path: str | Path) -> BinaryIO:
-    """Open a log for binary reading: ``-`` is stdin, ``*.gz`` is decompressed on the fly.
-
-    Raises :class:`~triage.errors.InputError` with a one-line message when it cannot be opened.
-    """
-    if str(path) == "-":
-        return sys.stdin.buffer
-    p = Path(path)
-    try:
-        handle = p.open("rb")
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a directory") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot open: {exc.strerror or exc}") from None
-    magic = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
-    if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[return-value]
-    return handle
-
-
-def expand_paths(paths: list[str]) -> list[str]:
-    """Expand directories into the files below them (sorted); keep ``-`` and files as given.
-
-    Raises :class:`~triage.errors.InputError` for a path that does not exist.
-    """
-    out: list[str] = []
-    for raw in paths:
-        if raw == "-":
-            out.append(raw)
-            continue
-        p = Path(raw)
-        if p.is_dir():
-            files = sorted(str(f) for f in p.rglob("*") if f.is_file())
-            out.extend(files)
-        elif p.exists():
-            out.append(raw)
-        else:
-            raise InputError(f"{raw}: no such file or directory")
-    return out
 
 
 def text_stream(text: str) -> BinaryIO:

@@ -1,0 +1,59 @@
+"""Markdown for a GitHub issue: the diagnosis up front, evidence in a collapsible block."""
+
+from __future__ import annotations
+
+from triage.render.text import headline
+from triage.report import Finding, Report
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _fence(lines: list[str]) -> str:
+    body = "\n".join(lines)
+    ticks = "```"
+    while ticks in body:
+        ticks += "`"
+    return f"{ticks}text\n{body}\n{ticks}"
+
+
+def _where(file: str | None, line: int) -> str:
+    return f"{file}:{line}" if file else f"line {line}"
+
+
+def render(report: Report) -> str:
+    """The report as GitHub-flavoured Markdown."""
+    out = [f"### triage: {_cell(headline(report))}", ""]
+    root = report.root_cause
+    if root is not None:
+        out += _finding(root, heading="Root cause")
+    others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
+    if others:
+        out += ["", "| severity | finding | layer / component | rule | first seen | count |",
+                "|---|---|---|---|---|---|"]
+        for f in others:
+            note = f" (symptom of `{f.suppressed_by}`)" if f.suppressed_by else ""
+            out.append(f"| {f.severity} | {_cell(f.title)}{note} | {f.layer} / {_cell(f.component)} | "
+                       f"`{f.rule_id}` | {_cell(_where(f.first_file, f.first_line))} | {f.count} |")
+    if report.unrecognised:
+        out += ["", "**Unrecognised error lines** (no rule explains them):", "",
+                _fence([f"{_where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]
+    evidence = [f"{_where(ev.file, ev.line)}: {ev.text}" for f in others for ev in f.evidence]
+    if evidence:
+        out += ["", "<details><summary>Evidence of the other findings</summary>", "", _fence(evidence), "",
+                "</details>"]
+    out += ["", f"<sub>{report.lines_read} lines read · triage {report.triage_version} · "
+                f"rules {report.rules_digest}</sub>"]
+    return "\n".join(out)
+
+
+def _finding(f: Finding, heading: str) -> list[str]:
+    out = [f"**{heading}: {_cell(f.title)}** — layer `{f.layer}`, component {f.component}, severity "
+           f"{f.severity} (`{f.rule_id}`, seen {f.count}x)", "", f.cause, "", "**Fix**", ""]
+    out += [f"{i}. {step}" for i, step in enumerate(f.fix, 1)]
+    out += ["", "<details><summary>Evidence</summary>", "",
+            _fence([f"{_where(ev.file, ev.line)}: {ev.text}" for ev in f.evidence]), "", "</details>"]
+    if f.references:
+        out += ["", "References: " + ", ".join(f.references)]
+    return out

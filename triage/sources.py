@@ -1,0 +1,217 @@
+"""Inputs: turn what the user named (files, directories, ``.gz``, ``.tar.gz`` / ``.zip`` bundles
+as ``asys`` and ``msnpureport`` produce, ``-`` for stdin) into named binary streams of UTF-8.
+
+Encodings: UTF-8 (a BOM is dropped), UTF-16 with a BOM, and GBK/GB18030 text (logs saved from a
+Chinese Windows terminal) are transcoded to UTF-8 on the fly, so line numbers stay those of the
+original file. Anything else is read as UTF-8 with undecodable bytes replaced.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import sys
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from triage.errors import InputError
+
+_ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz", ".zip")
+_SNIFF = 64 << 10
+
+
+@dataclass(frozen=True)
+class Source:
+    """One log to read: ``name`` for reports (None for stdin) and how to open it."""
+
+    name: str | None
+    path: str
+    member: str | None = None  # inside an archive
+
+    @property
+    def label(self) -> str:
+        return self.name or "-"
+
+
+def expand(paths: list[str]) -> list[Source]:
+    """Expand directories (every file below, sorted) and archives (every member) into sources.
+
+    Raises :class:`~triage.errors.InputError` for a path that does not exist or a corrupt archive.
+    """
+    out: list[Source] = []
+    for raw in paths:
+        if raw == "-":
+            out.append(Source(None, "-"))
+            continue
+        p = Path(raw)
+        if p.is_dir():
+            files = sorted(f for f in p.rglob("*") if f.is_file())
+            for f in files:
+                out.extend(_file_sources(str(f)))
+        elif p.exists():
+            out.extend(_file_sources(raw))
+        else:
+            raise InputError(f"{raw}: no such file or directory")
+    return out
+
+
+def _file_sources(path: str) -> list[Source]:
+    lower = path.lower()
+    if not lower.endswith(_ARCHIVE_SUFFIXES):
+        return [Source(path, path)]
+    try:
+        if lower.endswith(".zip"):
+            with zipfile.ZipFile(path) as zf:
+                names = sorted(i.filename for i in zf.infolist() if not i.is_dir())
+        else:
+            with tarfile.open(path, mode="r:*") as tf:
+                names = sorted(m.name for m in tf.getmembers() if m.isfile())
+    except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: cannot read archive: {exc}") from None
+    return [Source(f"{path}:{name}", path, name) for name in names]
+
+
+@contextmanager
+def open_source(source: Source) -> Iterator[BinaryIO]:
+    """Open ``source`` as a binary stream of UTF-8 text; close it afterwards.
+
+    Raises :class:`~triage.errors.InputError` with a one-line message when it cannot be opened.
+    """
+    if source.path == "-":
+        yield transcode(sys.stdin.buffer)
+        return
+    if source.member is not None:
+        with _open_member(source) as raw:
+            yield transcode(raw)
+        return
+    p = Path(source.path)
+    try:
+        handle = p.open("rb")
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{p}: is a directory") from None
+    except OSError as exc:
+        raise InputError(f"{p}: cannot open: {exc.strerror or exc}") from None
+    try:
+        stream: BinaryIO = handle
+        if handle.peek(2)[:2] == b"\x1f\x8b":
+            stream = gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[assignment]
+        yield transcode(stream)
+    finally:
+        handle.close()
+
+
+@contextmanager
+def _open_member(source: Source) -> Iterator[BinaryIO]:
+    try:
+        if source.path.lower().endswith(".zip"):
+            with zipfile.ZipFile(source.path) as zf, zf.open(source.member) as member:
+                yield member  # type: ignore[misc]
+        else:
+            with tarfile.open(source.path, mode="r:*") as tf:
+                member = tf.extractfile(source.member)
+                if member is None:
+                    raise InputError(f"{source.label}: not a regular file")
+                yield member  # type: ignore[misc]
+    except (tarfile.TarError, zipfile.BadZipFile, KeyError, zlib.error) as exc:
+        raise InputError(f"{source.label}: cannot read archive member: {exc}") from None
+
+
+def transcode(stream: BinaryIO) -> BinaryIO:
+    """Wrap ``stream`` so it yields UTF-8: sniff a BOM, or GBK text that is not valid UTF-8."""
+    head = _peek(stream)
+    if head.startswith(codecs.BOM_UTF8):
+        return _Transcoder(stream, "utf-8-sig")
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return _Transcoder(stream, "utf-16")
+    if _looks_gbk(head):
+        return _Transcoder(stream, "gb18030")
+    return stream
+
+
+def _peek(stream: BinaryIO) -> bytes:
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        try:
+            return peek(_SNIFF)[:_SNIFF]
+        except (OSError, ValueError, EOFError, zlib.error):
+            return b""
+    return b""
+
+
+def _looks_gbk(head: bytes) -> bool:
+    if not head or max(head) < 0x80:
+        return False
+    sample = head[: head.rfind(b"\n") + 1] or head
+    try:
+        sample.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        pass
+    try:
+        sample.decode("gb18030")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+class _Transcoder(io.RawIOBase):
+    """A read-only stream that decodes ``encoding`` and re-encodes UTF-8, block by block."""
+
+    def __init__(self, raw: BinaryIO, encoding: str):
+        self._raw = raw
+        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self._pending = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        while not self._pending and not self._eof:
+            read = getattr(self._raw, "read1", self._raw.read)
+            chunk = read(size if size and size > 0 else 1 << 20)
+            if not chunk:
+                self._eof = True
+                self._pending = self._decoder.decode(b"", final=True).encode("utf-8")
+            else:
+                self._pending = self._decoder.decode(chunk).encode("utf-8")
+        n = len(self._pending) if size is None or size < 0 else size
+        out, self._pending = self._pending[:n], self._pending[n:]
+        return out
+
+    read = read1
+
+
+class Follower(io.RawIOBase):
+    """Read a growing file like ``tail -f``: at end of file, wait and read again (never ends).
+
+    ``poll`` is the wait in seconds between attempts at end of file.
+    """
+
+    def __init__(self, raw: BinaryIO, poll: float = 0.25):
+        self._raw = raw
+        self._poll = poll
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        import time
+
+        read = getattr(self._raw, "read1", self._raw.read)
+        while True:
+            chunk = read(size if size and size > 0 else 1 << 20)
+            if chunk:
+                return chunk
+            time.sleep(self._poll)
+
+    read = read1
