@@ -39,23 +39,8 @@ _matchers: dict[str, object] = {}
 def _findings(data: bytes, matcher: str, block_size: int | None):
     if matcher not in _matchers:  # compile once per test session, never from the on-disk cache
         _matchers[matcher] = choose_matcher(RULES.rules, matcher, use_cache=False)
-    analysis = Analysis(RULES, _matchers[matcher])
-    if block_size:
-        import triage.engine as engine_module
-
-        original = engine_module.BlockReader
-
-        class Small(original):  # type: ignore[misc, valid-type]
-            def __init__(self, stream, **kw):
-                super().__init__(stream, block_size=block_size, **kw)
-
-        engine_module.BlockReader = Small
-        try:
-            list(analysis.feed(io.BytesIO(data)))
-        finally:
-            engine_module.BlockReader = original
-    else:
-        list(analysis.feed(io.BytesIO(data)))
+    analysis = Analysis(RULES, _matchers[matcher], **({"block_size": block_size} if block_size else {}))
+    list(analysis.feed(io.BytesIO(data)))
     report = analysis.report()
     return ([(f.rule_id, f.first_line, f.last_line, f.count, f.captures) for f in report.findings],
             [(u.line, u.kind) for u in report.unrecognised])

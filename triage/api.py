@@ -9,7 +9,7 @@ from pathlib import Path
 from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, load_rules, user_packs_from_env
-from triage.report import Finding, Report
+from triage.report import Finding, InputProblem, Report
 from triage.sources import Source, expand, open_source
 
 # Below this many bytes of known input, offering every line to every rule is cheaper than
@@ -55,7 +55,8 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
             matcher: str | None = None) -> Report:
     """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
 
-    Raises :class:`~triage.errors.InputError` for a missing or unreadable input.
+    Raises :class:`~triage.errors.InputError` for a path that does not exist; inputs that fail
+    while being read are listed in ``Report.input_errors``.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
@@ -73,17 +74,23 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> 
     """Feed one input to ``analysis``; yield new findings as they appear.
 
     With ``follow``, keep reading the file as it grows (until KeyboardInterrupt), like ``tail -f``.
-    Raises :class:`~triage.errors.InputError` when the input cannot be read to its end.
+    An input that cannot be opened or read to its end is recorded in the report's
+    ``input_errors`` (what was read before the failure is kept), not raised.
     """
-    with open_source(source) as stream:
-        if follow:
-            from triage.sources import Follower
+    try:
+        with open_source(source) as stream:
+            if follow:
+                from triage.sources import Follower
 
-            stream = Follower(stream)
-        try:
-            yield from analysis.feed(stream, source.name)
-        except OSError as exc:
-            raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
+                stream = Follower(stream)
+            try:
+                yield from analysis.feed(stream, source.name)
+            except OSError as exc:
+                raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
+    except InputError as exc:
+        # Keep what was read before the failure; the report carries the error (exit code 2).
+        message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"
+        analysis.input_errors.append(InputProblem(file=source.name, message=message))
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,

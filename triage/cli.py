@@ -73,6 +73,11 @@ def analyze(
         raise _fail(str(exc), EXIT_INPUT) from None
     report = analysis.report()
     _render(report, format.value, redactor)
+    if report.input_errors:
+        for problem in report.input_errors:
+            Console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
+                                       markup=False)
+        raise typer.Exit(EXIT_INPUT)
     raise typer.Exit(report.exit_code(fail_on.value))
 
 

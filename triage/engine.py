@@ -18,8 +18,8 @@ from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS
 from triage.normalize import LineView
 from triage.rank import apply_suppression, rank_key
-from triage.reader import MAX_LINE, BlockReader, decode_line
-from triage.report import Evidence, Finding, Report, TruncatedLine, Unrecognised
+from triage.reader import BLOCK_SIZE, MAX_LINE, BlockReader, decode_line
+from triage.report import Evidence, Finding, InputProblem, Report, TruncatedLine, Unrecognised
 from triage.schema import SEVERITIES
 
 EVIDENCE_FIRST = 3
@@ -59,16 +59,19 @@ class Analysis:
     for the default (``TRIAGE_MATCHER`` or ``auto``).
     """
 
-    def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE):
+    def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE,
+                 block_size: int = BLOCK_SIZE):
         self.rules = rules
         self._rules = rules.rules
         self._matcher_spec = matcher
         self._matcher: Matcher | None = matcher if (matcher is not None and not isinstance(matcher, str)) else None
         self.max_line = max_line
+        self.block_size = block_size
         self._states: dict[int, _State] = {}
         self._files: list[str | None] = []
         self._unrecognised: dict[tuple[str, str], Unrecognised] = {}
         self._truncated: list[TruncatedLine] = []
+        self.input_errors: list[InputProblem] = []
         self.lines_read = 0
         #: Called with the byte size of each block read (a progress bar), or None.
         self.on_block = None
@@ -85,7 +88,7 @@ class Analysis:
         """Read ``stream`` to its end; yield each finding when its rule fires for the first time."""
         file_index = len(self._files)
         self._files.append(file)
-        reader = BlockReader(stream, max_line=self.max_line)
+        reader = BlockReader(stream, block_size=self.block_size, max_line=self.max_line)
         pending: dict[int, deque] = {}
         nrules = len(self._rules)
         matcher = self.matcher
@@ -205,7 +208,8 @@ class Analysis:
         return Report(
             triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
             unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
-            truncated_lines=list(self._truncated), matcher=getattr(self._matcher, "name", ""),
+            truncated_lines=list(self._truncated), input_errors=list(self.input_errors),
+            matcher=getattr(self._matcher, "name", ""),
         )
 
 

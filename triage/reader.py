@@ -2,8 +2,9 @@
 
 A line ends at ``\\n``; a ``\\r`` before it is not part of the line. Only input in which no
 ``\\n`` appears (within the first ``max_line`` bytes, or at all) is split on ``\\r``. Line numbers
-are then those ``grep -n`` and editors show. A line longer than ``max_line`` bytes is kept as its
-first ``max_line`` bytes (matched on that prefix) and recorded in :attr:`BlockReader.truncated`.
+are then those ``grep -n`` and editors show. A line with no line end within ``max_line`` bytes
+(4 MiB by default) is kept as its first ``max_line`` bytes (matched on that prefix) and recorded
+in :attr:`BlockReader.truncated`; memory stays bounded whatever the input.
 
 Blocks are read with ``read1`` so a pipe yields its lines as soon as they arrive (streaming),
 while a file is read in large blocks (speed).
@@ -21,7 +22,8 @@ from typing import BinaryIO
 from triage.errors import InputError
 
 BLOCK_SIZE = 4 << 20
-MAX_LINE = 1 << 20
+#: Lines longer than this are matched on their first MAX_LINE bytes (and reported).
+MAX_LINE = BLOCK_SIZE
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,8 @@ class BlockReader:
         try:
             return read1(self.block_size) if read1 else self.stream.read(self.block_size)
         except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            raise InputError(f"compressed input is truncated or corrupt: {exc}") from None
+            raise InputError(f"compressed input is truncated or corrupt after line {self.lines_read}: "
+                             f"{exc}") from None
 
     def __iter__(self) -> Iterator[Block]:
         pending = b""

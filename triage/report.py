@@ -69,6 +69,13 @@ class TruncatedLine(BaseModel):
     limit: int
 
 
+class InputProblem(BaseModel):
+    """An input that could not be read to its end (missing, corrupt or truncated archive...)."""
+
+    file: str | None
+    message: str
+
+
 class Report(BaseModel):
     """The diagnosis of one or more logs, root cause first."""
 
@@ -81,6 +88,7 @@ class Report(BaseModel):
     lines_read: int
     files: list[str | None] = Field(default_factory=list)
     truncated_lines: list[TruncatedLine] = Field(default_factory=list)
+    input_errors: list[InputProblem] = Field(default_factory=list)
     matcher: str = ""
 
     def exit_code(self, fail_on: str = "error") -> int:
