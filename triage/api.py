@@ -8,7 +8,7 @@ from pathlib import Path
 
 from triage.engine import Analysis
 from triage.errors import InputError
-from triage.loader import RuleSet, load_rules, user_packs_from_env
+from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
 from triage.report import Finding, InputProblem, Report
 from triage.sources import Source, expand, open_source
 
@@ -20,13 +20,13 @@ _default_rules: RuleSet | None = None
 
 
 def default_rules() -> RuleSet:
-    """The built-in rules plus the packs in ``TRIAGE_RULES_PATH``, loaded once per process.
+    """The built-in rules, packs of installed plugins and ``TRIAGE_RULES_PATH``, loaded once.
 
     Raises :class:`~triage.errors.RulesInvalid` if any rule file is invalid.
     """
     global _default_rules
     if _default_rules is None:
-        _default_rules = load_rules(user_packs_from_env())
+        _default_rules = load_rules([*entry_point_packs(), *user_packs_from_env()])
     return _default_rules
 
 

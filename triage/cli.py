@@ -28,10 +28,10 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool = False):
     from triage.config import load_config
-    from triage.loader import load_rules, user_packs_from_env
+    from triage.loader import entry_point_packs, load_rules, user_packs_from_env
 
     config = load_config(Path.cwd())
-    packs = [*config.rules, *user_packs_from_env(), *(rules or [])]
+    packs = [*entry_point_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
     return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])])
 
 

@@ -73,6 +73,28 @@ def user_packs_from_env() -> list[Path]:
     return [Path(p) for p in value.split(os.pathsep) if p]
 
 
+ENTRY_POINT_GROUP = "triage.rules"
+
+
+def entry_point_packs() -> list[Path]:
+    """Rule packs shipped by installed packages under the ``triage.rules`` entry-point group.
+
+    An entry point names a module (its directory is the pack) or a callable returning a path.
+    Raises :class:`~triage.errors.RulesInvalid` when one cannot be loaded.
+    """
+    from importlib.metadata import entry_points
+
+    packs = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            target = ep.load()
+            path = Path(target()) if callable(target) else Path(next(iter(target.__path__)))
+        except Exception as exc:  # a broken plugin is an error, never skipped
+            raise RulesInvalid([RuleProblem(f"entry point {ep.name} ({ep.value})", 0, "", str(exc))]) from None
+        packs.append(path)
+    return packs
+
+
 def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
                disabled: Iterable[str] = ()) -> RuleSet:
     """Load the built-in pack (unless ``builtin=False``) and then each of ``packs``.

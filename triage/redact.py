@@ -69,7 +69,7 @@ class Redactor:
                 addr = ipaddress.ip_address(value)
             except ValueError:
                 return False
-            return not (addr.is_loopback or addr.is_unspecified)
+            return not addr.is_unspecified
         if kind == "host":
             return value.lower() not in _PUBLIC_HOSTS and not value.lower().endswith(
                 tuple("." + h for h in _PUBLIC_HOSTS)) and value.lower() != "localhost"
