@@ -53,3 +53,25 @@ def test_corpus_cases_name_existing_rules():
 def test_corpus_cases_record_a_public_source():
     bad = [c.name for c in CASES if not c.case.source or (c.case.synthetic and not c.case.quotes)]
     assert bad == []
+
+
+def test_catalog_is_up_to_date():
+    from tests.conftest import ROOT
+    from triage.catalog import render_catalog
+
+    expected = render_catalog(RULES, CASES) + "\n"
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == expected, \
+        "run: triage rules catalog > docs/rules.md"
+
+
+def test_rule_files_carry_the_schema_header():
+    from tests.conftest import ROOT
+
+    files = [p for p in (ROOT / "rules").glob("*.yaml")]
+    assert files and all(p.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=") for p in files)
+
+
+def test_knowledge_base_breadth():
+    real = {rid for c in CASES if not c.case.synthetic for rid in [c.case.expect.root_cause, *c.case.expect.also]}
+    assert sum(1 for r in RULES.rules if r.id in real) >= 150
+    assert sum(1 for c in CASES if c.case.healthy and not c.case.synthetic) >= 20

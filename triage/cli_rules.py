@@ -163,3 +163,19 @@ def why(rule_id: str, log: str = typer.Argument(..., help="The log the rule did 
         raise _fail(str(exc), exc.exit_code) from None
     for line in lines:
         print(line)
+
+
+@rules_app.command("catalog")
+def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's)."),
+                rules: list[Path] = RulesOpt) -> None:
+    """Print the rule catalog (Markdown) that docs/rules.md holds."""
+    from triage.catalog import render_catalog
+    from triage.corpus import default_corpus_dir, load_cases
+
+    try:
+        ruleset = _load(rules, None)
+        folder = corpus or default_corpus_dir()
+        cases = load_cases(folder) if folder else []
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    print(render_catalog(ruleset, cases))

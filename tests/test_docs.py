@@ -1,0 +1,43 @@
+"""The documented commands work and print what the docs show (first output line)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import ROOT
+from triage.cli import app
+
+runner = CliRunner()
+_BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+
+
+def documented_sessions():
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for block in _BLOCK.findall(doc.read_text(encoding="utf-8")):
+            lines = block.splitlines()
+            for i, line in enumerate(lines):
+                if line.startswith("$ triage "):
+                    shown = lines[i + 1] if i + 1 < len(lines) and not lines[i + 1].startswith("$ ") else None
+                    yield pytest.param(line[2:], shown, id=f"{doc.name}:{line[2:40]}")
+
+
+@pytest.mark.parametrize("command, first_line", list(documented_sessions()))
+def test_documented_command(command, first_line, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(command)[1:]
+    result = runner.invoke(app, args)
+    assert result.exit_code in (0, 1), result.output
+    if first_line is not None:
+        assert result.stdout.splitlines()[0] == first_line
+
+
+def test_readme_commands_are_the_ci_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(python3 -m venv .*?)\n```", readme)
+    assert len(blocks) == 2
+    assert blocks[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "triage analyze examples/" in blocks[0] and (ROOT / blocks[0].split()[-1]).is_file()
