@@ -32,7 +32,8 @@ def render_catalog(rules: RuleSet, cases: list[CorpusCase]) -> str:
            f"{len(rules.rules)} rules, {real} of them backed by a real public log; "
            f"{sum(1 for c in cases if c.case.healthy)} healthy logs.", ""]
     for name in sorted(by_file):
-        out += [f"## {name}", "", "| id | title | layer | component | severity | sources |", "|---|---|---|---|---|---|"]
+        out += [f"## {name}", "", "| id | title | layer | component | severity | sources |",
+                "|---|---|---|---|---|---|"]
         for r in by_file[name]:
             src = ", ".join(sources.get(r.id, [])) or "none"
             out.append(f"| `{r.id}` | {_cell(r.rule.title)} | {r.rule.layer} | {_cell(r.rule.component)} | "
