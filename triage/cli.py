@@ -12,7 +12,7 @@ from rich.console import Console
 from triage.errors import EXIT_INPUT, TriageError
 from triage.render import FORMATS
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
                   help="Diagnose failed LLM deployments on Huawei Ascend NPUs from their raw logs.")
 rules_app = typer.Typer(no_args_is_help=True, help="Inspect, check and test rules.")
 app.add_typer(rules_app, name="rules")
@@ -179,3 +179,8 @@ def main() -> None:
     except BrokenPipeError:  # e.g. `triage analyze x | head`
         sys.stderr.close()
         sys.exit(0)
+    except Exception as exc:  # never a traceback: one line, and where to report it
+        Console(stderr=True).print(f"triage: internal error: {type(exc).__name__}: {exc} "
+                                   "(please report it with the command that caused it)", style="red",
+                                   highlight=False, markup=False, soft_wrap=True)
+        sys.exit(EXIT_INPUT)

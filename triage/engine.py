@@ -95,7 +95,7 @@ class Analysis:
         try:
             for block in reader:
                 if self.on_block is not None:
-                    self.on_block(len(block.data))
+                    self.on_block(block.end)
                 for line_no, raw, targets in matcher.candidates(block):
                     yield from self._confirm(file_index, file, line_no, raw, targets, nrules, pending)
         finally:

@@ -26,25 +26,33 @@ BLOCK_SIZE = 4 << 20
 MAX_LINE = BLOCK_SIZE
 
 
-@dataclass(frozen=True)
 class Block:
     """Line-aligned bytes: whole lines, each ending in ``sep`` except possibly the input's last.
 
+    ``data`` is a zero-copy view of the reader's buffer, valid only until the reader moves on to
+    the next block; ``buf[:end]`` is the same bytes, for the search methods views lack.
     ``first_line`` is the 1-based number of the block's first line.
     """
 
-    data: bytes
-    first_line: int
-    sep: bytes
+    __slots__ = ("buf", "end", "first_line", "sep", "data")
+
+    def __init__(self, buf: bytearray | bytes, end: int, first_line: int, sep: bytes):
+        self.buf = buf
+        self.end = end
+        self.first_line = first_line
+        self.sep = sep
+        self.data = memoryview(buf)[:end]
 
     def line_count(self) -> int:
-        n = self.data.count(self.sep)
-        return n + (0 if self.data.endswith(self.sep) or not self.data else 1)
+        n = self.buf.count(self.sep, 0, self.end)
+        ends_with_sep = self.end > 0 and self.buf[self.end - 1] == self.sep[0]
+        return n + (0 if ends_with_sep or not self.end else 1)
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(line number, line bytes without its end) for every line of the block."""
-        parts = self.data.split(self.sep)
-        if self.data.endswith(self.sep):
+        data = bytes(self.data)
+        parts = data.split(self.sep)
+        if data.endswith(self.sep):
             parts.pop()
         cr = self.sep == b"\n"
         for offset, part in enumerate(parts):
@@ -55,7 +63,11 @@ class Block:
 
 @dataclass
 class BlockReader:
-    """Iterate a binary stream as :class:`Block` s; counts lines and remembers truncated ones."""
+    """Iterate a binary stream as :class:`Block` s; counts lines and remembers truncated ones.
+
+    One buffer of ``block_size`` bytes is reused for the whole input (``readinto``): the partial
+    last line of a block is moved to the front and completed by the next read.
+    """
 
     stream: BinaryIO
     block_size: int = BLOCK_SIZE
@@ -64,70 +76,89 @@ class BlockReader:
     truncated: list[tuple[int, int]] = field(default_factory=list)  # (line number, length in bytes)
     sep: bytes = b"\n"
 
-    def _read(self) -> bytes:
-        read1 = getattr(self.stream, "read1", None)
+    def _fill(self, view: memoryview) -> int:
+        """Read what is available (at most ``len(view)`` bytes) into ``view``; 0 at end of input."""
         try:
-            return read1(self.block_size) if read1 else self.stream.read(self.block_size)
+            readinto1 = getattr(self.stream, "readinto1", None)
+            if readinto1 is not None:
+                return readinto1(view) or 0
+            read1 = getattr(self.stream, "read1", None) or self.stream.read
+            chunk = read1(len(view))
+            view[: len(chunk)] = chunk
+            return len(chunk)
         except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
             raise InputError(f"compressed input is truncated or corrupt after line {self.lines_read}: "
                              f"{exc}") from None
 
     def __iter__(self) -> Iterator[Block]:
-        pending = b""
+        size = max(1, min(self.block_size, self.max_line))
+        buf = bytearray(size)
+        filled = 0
         decided = False  # whether the line separator is known (\n, or \r for CR-only input)
         skipping = 0  # bytes of an over-long line still being skipped (>0 while skipping)
         while True:
-            chunk = self._read()
-            if not chunk:
+            if filled == len(buf):
+                # A line longer than the buffer: grow up to max_line, then keep a prefix.
+                if len(buf) < self.max_line:
+                    grown = bytearray(min(len(buf) * 2, self.max_line))
+                    grown[:filled] = buf[:filled]
+                    buf = grown
+                else:
+                    if not decided and buf.find(b"\r", 0, filled) >= 0:
+                        self.sep, decided = b"\r", True  # no \n in a whole buffer: CR-only input
+                    cut = buf.rfind(self.sep, 0, filled) if decided else -1
+                    if cut >= 0:
+                        yield self._block(buf, cut + 1)
+                        tail = filled - cut - 1
+                        buf[:tail] = buf[cut + 1: filled]
+                        filled = tail
+                        continue
+                    yield self._truncated_block(bytes(buf[: self.max_line]))
+                    skipping, filled = filled, 0
+            n = self._fill(memoryview(buf)[filled:])
+            if n == 0:
                 break
             if skipping:
-                cut = chunk.find(self.sep)
+                cut = buf.find(self.sep, 0, n)
                 if cut < 0:
-                    skipping += len(chunk)
+                    skipping += n
                     continue
                 self._note_truncated_length(skipping + cut)
                 skipping = 0
-                chunk = chunk[cut + 1:]
-                if not chunk:
+                rest = n - cut - 1
+                buf[:rest] = buf[cut + 1: n]
+                filled = rest
+                if not filled:
                     continue
-            data = pending + chunk if pending else chunk
+            else:
+                filled += n
             if not decided:
-                if b"\n" in data:
+                if buf.find(b"\n", 0, filled) >= 0:
                     decided = True
-                elif len(data) > self.max_line and b"\r" in data:
-                    self.sep, decided = b"\r", True
                 else:
-                    pending = data
-                    continue
-            cut = data.rfind(self.sep)
+                    continue  # decided when the buffer fills or the input ends
+            cut = buf.rfind(self.sep, 0, filled)
             if cut < 0:
-                if len(data) > self.max_line:
-                    yield self._truncated_block(data)
-                    skipping = len(data)
-                    pending = b""
-                else:
-                    pending = data
                 continue
-            block = data[: cut + 1]
-            pending = data[cut + 1:]
-            yield self._block(block)
-            if len(pending) > self.max_line:
-                yield self._truncated_block(pending)
-                skipping, pending = len(pending), b""
+            yield self._block(buf, cut + 1)
+            tail = filled - cut - 1
+            if tail:
+                buf[:tail] = buf[cut + 1: filled]
+            filled = tail
         if skipping:
             self._note_truncated_length(skipping)
-        if pending:
-            if not decided and b"\n" not in pending and b"\r" in pending:
+        if filled:
+            if not decided and buf.find(b"\r", 0, filled) >= 0:
                 self.sep = b"\r"
-            yield self._block(pending)
+            yield self._block(buf, filled)
 
-    def _block(self, data: bytes) -> Block:
-        block = Block(data, self.lines_read + 1, self.sep)
+    def _block(self, buf: bytearray, end: int) -> Block:
+        block = Block(buf, end, self.lines_read + 1, self.sep)
         self.lines_read += block.line_count()
         return block
 
     def _truncated_block(self, data: bytes) -> Block:
-        block = Block(data[: self.max_line] + self.sep, self.lines_read + 1, self.sep)
+        block = Block(data + self.sep, len(data) + 1, self.lines_read + 1, self.sep)
         self.lines_read += 1
         self.truncated.append((self.lines_read, len(data)))
         return block

@@ -67,12 +67,16 @@ def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
     return out
 
 
-def line_around(data: bytes, sep: bytes, offset: int) -> tuple[int, int]:
-    """Start and end (exclusive, without the separator) of the line holding byte ``offset``."""
+def line_around(data: bytes | bytearray, sep: bytes, offset: int, limit: int | None = None) -> tuple[int, int]:
+    """Start and end (exclusive, without the separator) of the line holding byte ``offset``.
+
+    ``limit`` is where the block's data ends in ``data`` (default: its length).
+    """
+    limit = len(data) if limit is None else limit
     start = data.rfind(sep, 0, offset) + 1
-    end = data.find(sep, offset)
+    end = data.find(sep, offset, limit)
     if end < 0:
-        end = len(data)
+        end = limit
     return start, end
 
 

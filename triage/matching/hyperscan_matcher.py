@@ -71,7 +71,9 @@ class HyperscanMatcher:
         path = cache_dir() / f"hs-{key}.db"
         if use_cache and path.is_file():
             try:
-                db = hs.loadb(path.read_bytes())
+                db = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK)
+                db.scratch = hs.Scratch(db)  # a deserialized database comes without scratch space
+                path.touch()  # most recently used: survives pruning
                 self.from_cache = True
                 return db
             except Exception:  # another CPU, truncated file, other version: recompile below
@@ -88,24 +90,25 @@ class HyperscanMatcher:
                 tmp = path.with_suffix(f".{os.getpid()}.tmp")
                 tmp.write_bytes(hs.dumpb(db))
                 tmp.replace(path)
+                _prune(path.parent, keep=8)
             except OSError:
                 pass  # a read-only home is no reason to fail
         return db
 
     # -- scanning -----------------------------------------------------------------------------
     def candidates(self, block: Block) -> Iterator[Candidate]:
-        data = block.data
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
+        data = block.buf
+        view = block.data
+        if not _valid_utf8(block):
             # Hyperscan's UTF-8 mode needs valid UTF-8; lines are decoded with replacement
             # anyway, so scan exactly the text the confirmation will see.
-            data = data.decode("utf-8", "replace").encode("utf-8")
+            data = bytes(view).decode("utf-8", "replace").encode("utf-8")
+            view = memoryview(data)
         hits: list[tuple[int, int]] = []
         add = hits.append
-        self._db.scan(data, match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
+        self._db.scan(view, match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
         for rx, target in self._slow:
-            for m in rx.finditer(data):
+            for m in rx.finditer(view):
                 hits.append((m.end(), -1 - target))
         if not hits:
             return
@@ -123,7 +126,7 @@ class HyperscanMatcher:
                 continue
             if targets:
                 yield from self._emit(data, sep, current_start, current_end, line_no, targets)
-            start, end = line_around(data, sep, offset)
+            start, end = line_around(data, sep, offset, len(view))
             line_no += data.count(sep, counted_to, start)
             counted_to = start
             current_start, current_end = start, end
@@ -158,6 +161,25 @@ class HyperscanMatcher:
             if rx.search(line):
                 out.add(target)
         return out
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Delete all but the ``keep`` most recently used databases (rule edits leave old ones)."""
+    dbs = sorted(folder.glob("hs-*.db"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in dbs[keep:]:
+        old.unlink(missing_ok=True)
+
+
+def _valid_utf8(block: Block) -> bool:
+    # isascii() is a fast scan without allocation; it looks at the whole buffer, so stale
+    # bytes past the block's end can only send a valid block to the exact check below.
+    if block.buf.isascii():
+        return True
+    try:
+        str(block.data, "utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def _compiles(p: PrefilterPattern) -> bool:

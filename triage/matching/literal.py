@@ -113,7 +113,7 @@ class LiteralMatcher:
         return found
 
     def candidates(self, block: Block) -> Iterator[Candidate]:
-        data = block.data
+        data = bytes(block.data)
         sep = block.sep
         offsets = [m.start() for m in self._scan.finditer(data.lower())]
         if self._slow:
