@@ -79,9 +79,8 @@ class BlockReader:
     def _fill(self, view: memoryview) -> int:
         """Read what is available (at most ``len(view)`` bytes) into ``view``; 0 at end of input."""
         try:
-            readinto1 = getattr(self.stream, "readinto1", None)
-            if readinto1 is not None:
-                return readinto1(view) or 0
+            # read1, not readinto1: with bytes already buffered (after a peek) CPython's readinto1
+            # still blocks on the pipe for the rest of a large view, which would stall streaming.
             read1 = getattr(self.stream, "read1", None) or self.stream.read
             chunk = read1(len(view))
             view[: len(chunk)] = chunk
