@@ -126,3 +126,43 @@ def test_stdin_closed_at_once_is_clean():
                           env={**os.environ, "NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode().startswith("No problem found in 0 lines")
+
+
+def test_backtracking_regex_that_slips_past_lint_is_time_bounded(tmp_path, monkeypatch):
+    import io
+    import time
+
+    import triage.compiled as compiled
+    from triage.engine import Analysis
+    from triage.loader import load_rules
+
+    # (x|xx)+y is exponential in a backtracking engine; build the rule past the loader's lint.
+    pack = tmp_path / "p"
+    pack.mkdir()
+    (pack / "r.yaml").write_text(MINIMAL_RULE_SLOW)
+    monkeypatch.setattr("triage.loader.check_pattern", lambda p: [])
+    monkeypatch.setattr(compiled, "MATCH_TIMEOUT", 0.2)
+    rules = load_rules([pack], builtin=False)
+    analysis = Analysis(rules, "reference")
+    start = time.perf_counter()
+    list(analysis.feed(io.BytesIO(b"slow " + b"x" * 60 + b"\n")))
+    report = analysis.report()
+    assert time.perf_counter() - start < 5
+    assert report.findings == [] and "gave up after 0.2 s" in report.notices[0]
+
+
+MINIMAL_RULE_SLOW = """\
+rules:
+  - id: test.slow
+    title: A pathological rule
+    layer: framework
+    component: test
+    severity: error
+    match:
+      any:
+        - regex: 'slow (x|xx)+y'
+    cause: A regex that backtracks for ever.
+    fix: [none]
+    references: [https://example.org]
+    examples: {match: ["slow xy"], no_match: ["fast"]}
+"""

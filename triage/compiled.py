@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from triage.dialect import compile_rule_regex
 from triage.normalize import LineView
 from triage.schema import CodeEntry, Condition, LineMatch, Rule
 
 # `${VAR}` is shell syntax in fix text, not a placeholder.
+#: Seconds one condition may spend on one line before it counts as not matching (and is reported).
+MATCH_TIMEOUT = 0.5
+
+
+class MatchTimeout(Exception):
+    """A rule regex exceeded :data:`MATCH_TIMEOUT` on a line."""
+
+
 _PLACEHOLDER = re.compile(r"(?<!\$)\{([A-Za-z_]\w*)\}")
 
 
@@ -18,7 +27,7 @@ class CompiledCondition:
     """A :class:`~triage.schema.Condition` ready to test a :class:`LineView`."""
 
     spec: Condition
-    pattern: re.Pattern[str] | None
+    pattern: Any
     needle: str | None
 
     @classmethod
@@ -32,7 +41,10 @@ class CompiledCondition:
         """The named captures (possibly empty) if the condition holds on ``view``, else None."""
         text = view.scope(self.spec.scope)
         if self.pattern is not None:
-            m = self.pattern.search(text)
+            try:
+                m = self.pattern.search(text, timeout=MATCH_TIMEOUT)
+            except TimeoutError:
+                raise MatchTimeout(self.spec.regex) from None
             if m is None:
                 return None
             return {k: v for k, v in m.groupdict().items() if v is not None}

@@ -33,14 +33,20 @@ _TEXTUAL = [
 ]
 
 
-def compile_rule_regex(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+def compile_rule_regex(pattern: str, ignore_case: bool):
     """Compile a rule regex with the dialect's flags (ASCII ``\\d \\w \\s \\b``).
 
-    Raises ``re.error`` when the pattern does not compile.
+    The ``regex`` package (in its ``re``-compatible VERSION0 mode) runs the confirmations, because
+    its searches take a timeout: a line's matching time stays bounded even if a rule slips a
+    backtracking pattern past :func:`check_pattern`. Raises ``re.error`` when the pattern does not
+    compile.
     """
+    import regex
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # check_pattern reports it
-        return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+        re.compile(pattern)  # the dialect is Python `re`: refuse what `re` refuses
+        return regex.compile(pattern, regex.ASCII | regex.VERSION0 | (regex.IGNORECASE if ignore_case else 0))
 
 
 def check_pattern(pattern: str) -> list[str]:

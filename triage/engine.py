@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from triage.compiled import CompiledRule, fill
+from triage.compiled import MATCH_TIMEOUT, CompiledRule, MatchTimeout, fill
 from triage.loader import RuleSet
 from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS
@@ -72,6 +72,7 @@ class Analysis:
         self._unrecognised: dict[tuple[str, str], Unrecognised] = {}
         self._truncated: list[TruncatedLine] = []
         self.input_errors: list[InputProblem] = []
+        self.notices: list[str] = []
         self.lines_read = 0
         #: Called with the byte size of each block read (a progress bar), or None.
         self.on_block = None
@@ -115,7 +116,13 @@ class Analysis:
             if view is None:
                 view = LineView(decode_line(raw))
             rule = self._rules[t]
-            caps = rule.anchor.test(view)
+            try:
+                caps = rule.anchor.test(view)
+                fcaps = rule.follower.test(view) if rule.follower is not None else None
+            except MatchTimeout as exc:
+                self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} gave up after {MATCH_TIMEOUT} s on "
+                                    f"regex {exc} (the line is treated as not matching)")
+                continue
             if caps is not None:
                 fired = True
                 if rule.follower is None:
@@ -128,10 +135,7 @@ class Analysis:
                         window.popleft()
             if rule.follower is not None:
                 window = pending.get(t)
-                if not window:
-                    continue
-                fcaps = rule.follower.test(view)
-                if fcaps is None:
+                if not window or fcaps is None:
                     continue
                 while window and window[0][0] < line_no - rule.within:
                     window.popleft()
@@ -208,7 +212,7 @@ class Analysis:
         return Report(
             triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
             unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
-            truncated_lines=list(self._truncated), input_errors=list(self.input_errors),
+            truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=self.notices[:20],
             matcher=getattr(self._matcher, "name", ""),
         )
 

@@ -89,6 +89,7 @@ class Report(BaseModel):
     files: list[str | None] = Field(default_factory=list)
     truncated_lines: list[TruncatedLine] = Field(default_factory=list)
     input_errors: list[InputProblem] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
     matcher: str = ""
 
     def exit_code(self, fail_on: str = "error") -> int:

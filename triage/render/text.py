@@ -54,6 +54,8 @@ def render(report: Report, console: Console) -> None:
     for t in report.truncated_lines:
         console.print(f"note: {_where(t.file, t.line)} is {t.length} bytes long; matched on its first "
                       f"{t.limit} bytes", style="dim", highlight=False)
+    for note in report.notices:
+        console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
     console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}",
                   style="dim", highlight=False)
