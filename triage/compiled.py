@@ -44,7 +44,7 @@ class CompiledCondition:
             try:
                 m = self.pattern.search(text, timeout=MATCH_TIMEOUT)
             except TimeoutError:
-                raise MatchTimeout(self.spec.regex) from None
+                raise MatchTimeout(f"gave up after {MATCH_TIMEOUT} s on regex {self.spec.regex}") from None
             if m is None:
                 return None
             return {k: v for k, v in m.groupdict().items() if v is not None}

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from triage.compiled import MATCH_TIMEOUT, CompiledRule, MatchTimeout, fill
+from triage.compiled import CompiledRule, MatchTimeout, fill
 from triage.loader import RuleSet
 from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS
@@ -120,8 +120,8 @@ class Analysis:
                 caps = rule.anchor.test(view)
                 fcaps = rule.follower.test(view) if rule.follower is not None else None
             except MatchTimeout as exc:
-                self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} gave up after {MATCH_TIMEOUT} s on "
-                                    f"regex {exc} (the line is treated as not matching)")
+                self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated as "
+                                    "not matching)")
                 continue
             if caps is not None:
                 fired = True
