@@ -13,7 +13,8 @@ from tests.conftest import CORPUS, MINIMAL_RULE, write_pack
 from triage.cli import app
 
 runner = CliRunner()
-OOM_LINE = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)"
+OOM_LINE = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
+            "58.10 GiB already allocated; 1.10 GiB free; 58.60 GiB reserved in total by PyTorch)")
 
 
 def _first_case_with_root():
@@ -145,3 +146,22 @@ def test_jsonl_streams_one_finding_per_line_then_summary():
     rows = [json.loads(line) for line in result.stdout.decode().splitlines()]
     assert [r["type"] for r in rows][-1] == "summary"
     assert rows[0]["type"] == "finding" and rows[-1]["root_cause"] == rows[0]["rule_id"]
+
+
+def test_follow_announces_appended_lines_and_reports_on_interrupt(tmp_path):
+    import signal
+
+    log = tmp_path / "growing.log"
+    log.write_text("INFO starting\n")
+    proc = subprocess.Popen(_triage("analyze", "--follow", str(log)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        with log.open("a") as f:
+            f.write(OOM_LINE + "\n")
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready, "the appended line was not announced"
+        assert b"growing.log:2 memory." in proc.stderr.readline()  # specific before generic
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert out.decode().startswith("Root cause: ")
+    assert proc.returncode == 1

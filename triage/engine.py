@@ -98,7 +98,10 @@ class Analysis:
                 if self.on_block is not None:
                     self.on_block(block.end)
                 for line_no, raw, targets in matcher.candidates(block):
-                    yield from self._confirm(file_index, file, line_no, raw, targets, nrules, pending)
+                    new = list(self._confirm(file_index, file, line_no, raw, targets, nrules, pending))
+                    if len(new) > 1:  # announce the most specific finding of a line first
+                        new.sort(key=lambda f: (f.generic, -f.priority))
+                    yield from new
         finally:
             self.lines_read += reader.lines_read
             for line, length in reader.truncated:
