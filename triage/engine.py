@@ -25,6 +25,7 @@ from triage.schema import SEVERITIES
 EVIDENCE_FIRST = 3
 MAX_UNRECOGNISED_KEYS = 1000
 MAX_UNRECOGNISED_SHOWN = 10
+MAX_KEPT = 100  # truncated-line records and notices kept per analysis: memory stays flat
 
 # Confirmation of the detectors (on the normalized line), in order of how telling they are.
 _DETECTOR_CONFIRM = {
@@ -104,7 +105,7 @@ class Analysis:
                     yield from new
         finally:
             self.lines_read += reader.lines_read
-            for line, length in reader.truncated:
+            for line, length in reader.truncated[: MAX_KEPT - len(self._truncated)]:
                 self._truncated.append(TruncatedLine(file=file, line=line, length=length, limit=self.max_line))
 
     def _confirm(self, file_index: int, file: str | None, line_no: int, raw: bytes, targets,
@@ -123,8 +124,9 @@ class Analysis:
                 caps = rule.anchor.test(view)
                 fcaps = rule.follower.test(view) if rule.follower is not None else None
             except MatchTimeout as exc:
-                self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated as "
-                                    "not matching)")
+                if len(self.notices) < MAX_KEPT:
+                        self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
+                                        "as not matching)")
                 continue
             if caps is not None:
                 fired = True
@@ -215,7 +217,7 @@ class Analysis:
         return Report(
             triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
             unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
-            truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=self.notices[:20],
+            truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=list(self.notices),
             matcher=getattr(self._matcher, "name", ""),
         )
 

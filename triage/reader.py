@@ -24,6 +24,8 @@ from triage.errors import InputError
 BLOCK_SIZE = 4 << 20
 #: Lines longer than this are matched on their first MAX_LINE bytes (and reported).
 MAX_LINE = BLOCK_SIZE
+#: Truncated lines remembered per input (more are truncated all the same, not listed).
+MAX_TRUNCATED_KEPT = 100
 
 
 class Block:
@@ -159,12 +161,13 @@ class BlockReader:
     def _truncated_block(self, data: bytes) -> Block:
         block = Block(data + self.sep, len(data) + 1, self.lines_read + 1, self.sep)
         self.lines_read += 1
-        self.truncated.append((self.lines_read, len(data)))
+        if len(self.truncated) < MAX_TRUNCATED_KEPT:
+            self.truncated.append((self.lines_read, len(data)))
         return block
 
     def _note_truncated_length(self, length: int) -> None:
-        line, _ = self.truncated[-1]
-        self.truncated[-1] = (line, length)
+        if self.truncated and self.truncated[-1][0] == self.lines_read:
+            self.truncated[-1] = (self.lines_read, length)
 
 
 def text_stream(text: str) -> BinaryIO:
