@@ -62,7 +62,7 @@ def show(rule_id: str, rules: list[Path] = RulesOpt,
     console = Console(highlight=False)
     console.print(f"# {r.file}:{r.line} (pack {r.pack})", style="dim")
     console.print(escape(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False,
-                                        allow_unicode=True, width=110)))
+                                        allow_unicode=True, width=110)), soft_wrap=True)
     folder = corpus or default_corpus_dir()
     if folder:
         cases = [c for c in load_cases(folder)
