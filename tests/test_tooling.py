@@ -169,3 +169,20 @@ def test_rules_path_environment_variable(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIAGE_RULES_PATH", str(pack))
     data = json.loads(invoke("explain", "sample failure 3", "-f", "json").stdout)
     assert data["root_cause"]["rule_id"] == "test.sample" and data["root_cause"]["pack"] == str(pack)
+
+
+def test_installed_plugin_pack_via_entry_point(tmp_path, monkeypatch):
+    import importlib.metadata as metadata
+    import sys
+
+    pkg = tmp_path / "acme_triage_rules"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "acme.yaml").write_text(MINIMAL_RULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = metadata.EntryPoint(name="acme", value="acme_triage_rules", group="triage.rules")
+    monkeypatch.setattr(metadata, "entry_points", lambda group=None: [ep] if group == "triage.rules" else [])
+    data = json.loads(invoke("explain", "sample failure 5", "-f", "json").stdout)
+    assert data["root_cause"]["rule_id"] == "test.sample"
+    assert data["root_cause"]["pack"] == str(pkg)
+    sys.modules.pop("acme_triage_rules", None)

@@ -201,4 +201,15 @@ def _hs_version() -> str:
 
 
 def _platform_tag() -> str:
-    return f"{platform.machine()}-{platform.processor()}-{platform.system()}"
+    """Machine, OS and the CPU's SIMD features: a database built for AVX-512 will not load on AVX2."""
+    features = ""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    wanted = ("avx", "sse4", "bmi", "popcnt", "neon", "asimd", "sve")
+                    features = " ".join(sorted(w for w in line.split(":", 1)[1].split() if w.startswith(wanted)))
+                    break
+    except OSError:
+        pass
+    return f"{platform.machine()}-{platform.system()}-{features}"
