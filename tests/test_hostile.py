@@ -147,7 +147,7 @@ def test_backtracking_regex_that_slips_past_lint_is_time_bounded(tmp_path, monke
     start = time.perf_counter()
     list(analysis.feed(io.BytesIO(b"slow " + b"x" * 60 + b"\n")))
     report = analysis.report()
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 30  # exponential without the timeout: it would never end
     assert report.findings == [] and "gave up after 0.2 s" in report.notices[0]
 
 

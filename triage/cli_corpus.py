@@ -85,7 +85,9 @@ def add(
         del case["url"]
     (folder / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=110),
                                       encoding="utf-8")
-    Console(highlight=False).print(f"wrote {folder} ({len(trimmed)} of {len(lines)} lines; also fires: {also})")
+    Console(highlight=False, soft_wrap=True).print(
+        f"wrote {folder} ({len(trimmed)} of {len(lines)} lines; also fires: {also}); add a note on the cause to "
+        "case.yaml")
 
 
 @corpus_app.command("bless")

@@ -36,7 +36,7 @@ class Block:
     ``first_line`` is the 1-based number of the block's first line.
     """
 
-    __slots__ = ("buf", "end", "first_line", "sep", "data")
+    __slots__ = ("buf", "end", "first_line", "sep", "data", "seps")
 
     def __init__(self, buf: bytearray | bytes, end: int, first_line: int, sep: bytes):
         self.buf = buf
@@ -44,11 +44,26 @@ class Block:
         self.first_line = first_line
         self.sep = sep
         self.data = memoryview(buf)[:end]
+        self.seps = -1  # number of separators in the block, once counted
 
     def line_count(self) -> int:
-        n = self.buf.count(self.sep, 0, self.end)
+        if self.seps < 0:
+            self.seps = self.buf.count(self.sep, 0, self.end)
+        n = self.seps
         ends_with_sep = self.end > 0 and self.buf[self.end - 1] == self.sep[0]
         return n + (0 if ends_with_sep or not self.end else 1)
+
+    def seps_before(self, offset: int, known_at: int, known_seps: int) -> int:
+        """Separators in ``[0, offset)``, counting from the cheaper end.
+
+        ``known_seps`` separators are known to lie before ``known_at <= offset``; counting forward
+        from there or backward from the block's end (whose total is known) reads fewer bytes, so
+        finding a hit's line number costs at most half a pass over the block on top of the one
+        line count.
+        """
+        if self.seps >= 0 and self.end - offset < offset - known_at:
+            return self.seps - self.buf.count(self.sep, offset, self.end)
+        return known_seps + self.buf.count(self.sep, known_at, offset)
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(line number, line bytes without its end) for every line of the block."""

@@ -116,6 +116,7 @@ class HyperscanMatcher:
         sep = block.sep
         line_no = block.first_line
         counted_to = 0
+        seps = 0  # separators before counted_to
         current_start = -1
         current_end = -1
         targets: set[int] = set()
@@ -127,7 +128,11 @@ class HyperscanMatcher:
             if targets:
                 yield from self._emit(data, sep, current_start, current_end, line_no, targets)
             start, end = line_around(data, sep, offset, len(view))
-            line_no += data.count(sep, counted_to, start)
+            if data is block.buf:
+                seps = block.seps_before(start, counted_to, seps)
+            else:  # re-encoded after invalid UTF-8: offsets differ from the block's, count here
+                seps += data.count(sep, counted_to, start)
+            line_no = block.first_line + seps
             counted_to = start
             current_start, current_end = start, end
             targets = set()
