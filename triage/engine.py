@@ -113,6 +113,7 @@ class Analysis:
         view: LineView | None = None
         fired = False
         detectors = []
+        hits: list[tuple] = []  # (rule, line, captures, evidence, last_line) confirmed on this line
         for t in targets:
             if t >= nrules:
                 detectors.append(DETECTORS[t - nrules][0])
@@ -125,14 +126,13 @@ class Analysis:
                 fcaps = rule.follower.test(view) if rule.follower is not None else None
             except MatchTimeout as exc:
                 if len(self.notices) < MAX_KEPT:
-                        self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
+                    self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
                                         "as not matching)")
                 continue
             if caps is not None:
                 fired = True
                 if rule.follower is None:
-                    ev = [Evidence(file=file, line=line_no, text=view.raw)]
-                    yield from self._hit(rule, file_index, file, line_no, caps, ev)
+                    hits.append((rule, line_no, caps, [Evidence(file=file, line=line_no, text=view.raw)], None))
                 else:
                     window = pending.setdefault(t, deque())
                     window.append((line_no, caps, view.raw))
@@ -149,9 +149,16 @@ class Analysis:
                     continue
                 a_line, a_caps, a_raw = anchors[-1]
                 fired = True
-                merged = {**a_caps, **fcaps}
                 ev = [Evidence(file=file, line=a_line, text=a_raw), Evidence(file=file, line=line_no, text=view.raw)]
-                yield from self._hit(rule, file_index, file, a_line, merged, ev, last_line=line_no)
+                hits.append((rule, a_line, {**a_caps, **fcaps}, ev, line_no))
+        if hits:
+            # A generic rule (a bare RuntimeError, a code lookup) on a line that a specific rule
+            # explains adds nothing: that occurrence is not counted, so the generic finding is left
+            # only with lines nobody explains.
+            if any(not h[0].rule.generic for h in hits):
+                hits = [h for h in hits if not h[0].rule.generic]
+            for rule, line, caps, ev, last in hits:
+                yield from self._hit(rule, file_index, file, line, caps, ev, last_line=last)
         if detectors and not fired:
             if view is None:
                 view = LineView(decode_line(raw))
