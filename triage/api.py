@@ -30,14 +30,22 @@ def default_rules() -> RuleSet:
     return _default_rules
 
 
-def _text_bytes(text: str | Iterable[str]) -> bytes:
+def _text_bytes(text: str | bytes | Iterable[str | bytes]) -> bytes:
     if isinstance(text, str):
         return text.encode("utf-8", "replace")
-    return "".join(line if line.endswith("\n") else line + "\n" for line in text).encode("utf-8", "replace")
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text)
+    out = bytearray()
+    for line in text:
+        data = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+        out += data if data.endswith(b"\n") else data + b"\n"
+    return bytes(out)
 
 
-def explain(text: str | Iterable[str], *, rules: RuleSet | None = None, matcher: str | None = None) -> Report:
-    """Diagnose log text in memory: a whole ``str``, or an iterable of lines (with or without ``\\n``).
+def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None = None,
+            matcher: str | None = None) -> Report:
+    """Diagnose log text in memory: a ``str`` or ``bytes``, or an iterable of lines (with or without
+    ``\\n``); bytes that are not UTF-8 are decoded with replacement, never dropped.
 
     Returns the ranked :class:`~triage.report.Report`. Raises
     :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded.

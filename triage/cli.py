@@ -7,8 +7,8 @@ from enum import Enum
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
+from triage.console import console
 from triage.errors import EXIT_INPUT, TriageError
 from triage.render import FORMATS
 
@@ -22,7 +22,7 @@ Severity = Enum("Severity", {s: s for s in ("critical", "error", "warning", "inf
 
 
 def _fail(message: str, code: int) -> typer.Exit:
-    Console(stderr=True).print(f"triage: {message}", style="red", highlight=False, soft_wrap=True)
+    console(stderr=True).print(f"triage: {message}", style="red", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -33,6 +33,20 @@ def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool 
     config = load_config(Path.cwd())
     packs = [*entry_point_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
     return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])])
+
+
+def _version(value: bool) -> None:
+    if value:
+        from triage.version import __version__
+
+        print(f"triage {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Diagnose failed LLM deployments on Huawei Ascend NPUs from their raw logs."""
 
 
 RulesOpt = typer.Option(None, "--rules", help="Extra rule pack (directory or file); repeatable.")
@@ -55,6 +69,9 @@ def analyze(
     from triage.engine import Analysis
     from triage.sources import expand
 
+    if not paths and sys.stdin.isatty():
+        console(stderr=True).print("triage: reading the log from standard input (Ctrl-D ends it); "
+                                   "give a file name to analyze a file", style="dim", soft_wrap=True)
     try:
         ruleset = _load(rules, disable)
         sources = expand(paths or ["-"])
@@ -75,7 +92,7 @@ def analyze(
     _render(report, format.value, redactor)
     if report.input_errors:
         for problem in report.input_errors:
-            Console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
+            console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                        markup=False)
         raise typer.Exit(EXIT_INPUT)
     raise typer.Exit(report.exit_code(fail_on.value))
@@ -95,7 +112,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> No
     from triage.render import machine, text
 
     live = (follow or any(s.path == "-" for s in sources)) and fmt == "text"
-    out = Console(stderr=True) if live else None
+    out = console(stderr=True) if live else None
     try:
         with progress_for(sources, enabled=not live) as advance:
             analysis.on_block = advance
@@ -120,7 +137,7 @@ def _render(report, fmt: str, redactor=None) -> None:
         report = redactor.report(report)
 
     if fmt == "text":
-        text.render(report, Console(highlight=False))
+        text.render(report, console())
     elif fmt == "json":
         print(machine.to_json(report))
     elif fmt == "jsonl":
@@ -148,6 +165,8 @@ def explain(
     from triage.api import explain as explain_text
 
     if not text or text == ["-"]:
+        if sys.stdin.isatty():
+            raise _fail('give the lines to explain as arguments (triage explain "...") or pipe them in', EXIT_INPUT)
         body = sys.stdin.read()
     else:
         body = "\n".join(text)
@@ -180,7 +199,7 @@ def main() -> None:
         sys.stderr.close()
         sys.exit(0)
     except Exception as exc:  # never a traceback: one line, and where to report it
-        Console(stderr=True).print(f"triage: internal error: {type(exc).__name__}: {exc} "
+        console(stderr=True).print(f"triage: internal error: {type(exc).__name__}: {exc} "
                                    "(please report it with the command that caused it)", style="red",
                                    highlight=False, markup=False, soft_wrap=True)
         sys.exit(EXIT_INPUT)

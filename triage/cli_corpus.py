@@ -7,9 +7,9 @@ from pathlib import Path
 
 import typer
 import yaml
-from rich.console import Console
 
 from triage.cli import RulesOpt, _fail, _load, app
+from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_INPUT, TriageError
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Create and maintain corpus cases (real logs as fixtures).")
@@ -85,7 +85,7 @@ def add(
         del case["url"]
     (folder / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=110),
                                       encoding="utf-8")
-    Console(highlight=False, soft_wrap=True).print(
+    console(soft_wrap=True).print(
         f"wrote {folder} ({len(trimmed)} of {len(lines)} lines; also fires: {also}); add a note on the cause to "
         "case.yaml")
 

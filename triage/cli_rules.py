@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from triage.cli import DisableOpt, RulesOpt, _fail, _load, rules_app
+from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
 
 
@@ -36,12 +36,17 @@ def list_rules(
                            "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
                            "pack": r.pack, "file": r.file} for r in picked], indent=2))
         return
+    out = console()
+    if not out.is_terminal:  # piped: whole lines, tab-separated, never cut to a width
+        for r in picked:
+            print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
+                             r.rule.title]))
+        return
     table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
     for r in picked:
         table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), r.rule.title)
-    console = Console()
-    console.print(table)
-    console.print(f"{len(picked)} rule(s)", style="dim")
+    out.print(table)
+    out.print(f"{len(picked)} rule(s)", style="dim")
 
 
 @rules_app.command("show")
@@ -59,18 +64,18 @@ def show(rule_id: str, rules: list[Path] = RulesOpt,
     r = ruleset.by_id.get(rule_id)
     if r is None:
         raise _fail(f"no rule `{rule_id}`", 2)
-    console = Console(highlight=False)
-    console.print(f"# {r.file}:{r.line} (pack {r.pack})", style="dim")
-    console.print(escape(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False,
-                                        allow_unicode=True, width=110)), soft_wrap=True)
+    # Plain print: the YAML must stay valid when redirected to a file, whatever the width.
+    print(f"# {r.file}:{r.line} (pack {r.pack})")
+    print(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
+                         width=110), end="")
     folder = corpus or default_corpus_dir()
     if folder:
         cases = [c for c in load_cases(folder)
                  if c.case.expect.root_cause == rule_id or rule_id in c.case.expect.also]
-        console.print(f"corpus cases ({len(cases)}):", style="bold")
+        print(f"# corpus cases ({len(cases)}):")
         for c in cases:
             kind = "synthetic" if c.case.synthetic else "real"
-            console.print(f"  {c.folder} ({kind}, {escape(c.case.source)})")
+            print(f"#   {c.folder} ({kind}, {c.case.source})")
 
 
 @rules_app.command("lint")
@@ -90,7 +95,7 @@ def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check 
         raise _fail(str(exc), exc.exit_code) from None
     problems = lint(ruleset)
     for p in problems:
-        Console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
+        console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
     if problems:
         raise typer.Exit(EXIT_RULES)
     print(f"{len(ruleset)} rules OK ({len(ruleset.files)} files)")
@@ -117,19 +122,21 @@ def test_cmd(
         case_results = check_corpus(ruleset, folder, rule_id) if folder else []
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
-    console = Console(highlight=False)
+    out = console()
     for r in [*results, *case_results]:
         if verbose or not r.passed:
             mark = "[green]PASS[/]" if r.passed else "[red]FAIL[/]"
-            console.print(f"{mark} {escape(r.subject)} {r.check} {escape(r.detail)}", soft_wrap=True)
+            out.print(f"{mark} {escape(r.subject)} {r.check} {escape(r.detail)}", soft_wrap=True)
     ex_fail = sum(not r.passed for r in results)
     rc = [r for r in case_results if r.check == "root_cause"]
     right = sum(r.passed for r in rc)
-    console.print(f"examples: {len(results) - ex_fail} passed, {ex_fail} failed")
+    out.print(f"examples: {len(results) - ex_fail} passed, {ex_fail} failed")
+    if not folder:
+        out.print("corpus: not checked (no corpus/ next to this installation: pass --corpus DIR)")
     if folder:
         share = f"{100 * right / len(rc):.1f}%" if rc else "n/a"
         healthy = [r for r in case_results if r.check == "healthy"]
-        console.print(f"corpus: {right}/{len(rc)} root causes right ({share}); "
+        out.print(f"corpus: {right}/{len(rc)} root causes right ({share}); "
                       f"healthy logs clean: {sum(r.passed for r in healthy)}/{len(healthy)}")
     failed = ex_fail + sum(not r.passed for r in case_results)
     print(f"{len(results) + len(case_results) - failed} passed, {failed} failed")

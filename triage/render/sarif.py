@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from triage.report import Report
 
 _LEVEL = {"critical": "error", "error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(file: str | None) -> str:
+    """A SARIF artifact URI: ``file://`` for absolute paths, relative paths as they are."""
+    if not file:
+        return "stdin"
+    path = Path(file.split(":", 1)[0] if ":" in file and not Path(file).exists() else file)
+    return path.as_uri() + file[len(str(path)):] if path.is_absolute() else file
 
 
 def render(report: Report) -> str:
@@ -25,10 +34,11 @@ def render(report: Report) -> str:
                                "priority": f.priority, "generic": f.generic},
             })
         locations = [{"physicalLocation": {
-            "artifactLocation": {"uri": ev.file or "stdin"},
+            "artifactLocation": {"uri": _uri(ev.file)},
             "region": {"startLine": ev.line, "snippet": {"text": ev.text}}}} for ev in f.evidence]
         results.append({
-            "ruleId": f.rule_id, "ruleIndex": index[f.rule_id], "level": _LEVEL[f.severity],
+            "ruleId": f.rule_id, "ruleIndex": index[f.rule_id],
+            "level": "note" if f.suppressed_by else _LEVEL[f.severity],
             "message": {"text": f"{f.title}: {f.cause}"}, "locations": locations,
             "properties": {"count": f.count, "root_cause": report.root_cause is not None
                            and f.rule_id == report.root_cause.rule_id, "suppressed_by": f.suppressed_by},
@@ -36,7 +46,7 @@ def render(report: Report) -> str:
     for u in report.unrecognised:
         results.append({"ruleId": "triage.unrecognised", "level": "warning",
                         "message": {"text": f"Unrecognised error line: {u.text}"},
-                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": u.file or "stdin"},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(u.file)},
                                                             "region": {"startLine": u.line}}}]})
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -24,6 +24,8 @@ def headline(report: Report) -> str:
                 f"first at {_where(report.unrecognised[0].file, report.unrecognised[0].line)}")
     if report.findings:
         return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
+    if report.lines_read == 0:
+        return "No problem found in 0 lines: the input was empty"
     return f"No problem found in {report.lines_read} lines"
 
 

@@ -1,0 +1,18 @@
+"""Rich consoles as the CLI wants them: no colour when piped or when ``NO_COLOR`` is set."""
+
+from __future__ import annotations
+
+import os
+
+from rich.console import Console
+
+
+def console(*, stderr: bool = False, soft_wrap: bool = False) -> Console:
+    """A console on stdout (or stderr) that emits no escape codes at all under ``NO_COLOR``.
+
+    rich already drops colour when the stream is not a terminal; ``NO_COLOR`` (any value) also
+    drops styles such as bold and dim, so logs and pipes get plain text.
+    """
+    plain = "NO_COLOR" in os.environ
+    return Console(stderr=stderr, highlight=False, soft_wrap=soft_wrap, color_system=None if plain else "auto",
+                   no_color=plain)
