@@ -47,3 +47,17 @@ def test_stream_yields_findings_as_first_seen():
         seen.append(finding)
     assert "generic.ez9999-inner-error" in [f.rule_id for f in seen]
     assert {f.first_line for f in seen} == {2} and all(f.count == 1 for f in seen)
+
+
+def test_pasted_markdown_quote_markers_are_stripped():
+    report = triage.explain("> > RuntimeError: NPU out of memory.\n")
+    assert report.root_cause is not None and report.root_cause.rule_id == "memory.npu-oom-short-message"
+
+
+def test_cann_error_stack_and_compiler_errors_are_never_clean():
+    report = triage.explain(
+        "       GEInitialize failed.[FUNC:GEInitialize][FILE:ge_api.cc][LINE:337]\n"
+        "src/kernels/a.cpp:12:3: error: no matching function for call to 'Foo'\n")
+    assert report.root_cause is None
+    assert [(u.line, u.kind) for u in report.unrecognised] == [(1, "cann-error-stack"), (2, "compile-error")]
+    assert report.exit_code() == 1

@@ -33,8 +33,11 @@ _DETECTOR_CONFIRM = {
         r"^(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt)(?:: .*)?$", re.ASCII),
     "error-code": re.compile(r"error code is -?\d+|\bERR\d{5}\b|\bE[A-Z0-9]\d{4}\b", re.ASCII),
     "plog-error": re.compile(r"^\[ERROR\] [A-Za-z_][\w-]*\(\d+,", re.ASCII),
+    "compile-error": re.compile(r"^\s*\S+:\d+:\d+: (?:fatal )?error: ", re.ASCII),
+    # a line of CANN's error stack (printed only on failure): ... failed.[FUNC:x][FILE:y.cc][LINE:n]
+    "cann-error-stack": re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", re.ASCII),
 }
-_KIND_RANK = {"python-exception": 0, "error-code": 1, "plog-error": 2}
+_KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
 _MASK = re.compile(r"\d+")
 
 

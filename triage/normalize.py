@@ -1,6 +1,7 @@
 """Turn a raw log line into the text rules test: strip what is not the message.
 
-Removed: ANSI colour codes, docker / ``kubectl logs --timestamps`` timestamps, ``kubectl --prefix``
+Removed: Markdown quote markers (``> ``) of a pasted log, ANSI colour codes, docker /
+``kubectl logs --timestamps`` timestamps, ``kubectl --prefix``
 tags, Ray and vLLM process tags such as ``(EngineCore_DP0 pid=626)`` or ``(RayWorkerWrapper pid=123,
 ip=<ip>)``, and vLLM's logger prefix (``ERROR 12-05 07:51:00 [core.py:708]`` and the older
 ``ERROR 04-18 01:55:45 engine.py:400]``). ``message`` additionally drops a CANN plog header
@@ -16,6 +17,8 @@ import re
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _PREFIXES = [
+    # Markdown quote markers of a log pasted into an issue or a chat ("> > [ERROR] ...")
+    re.compile(r"^(?:> ?)+(?=\S)"),
     # docker logs --timestamps / kubectl logs --timestamps: RFC 3339 with nanoseconds
     re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "),
     # kubectl logs --prefix

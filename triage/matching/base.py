@@ -15,6 +15,8 @@ DETECTORS: tuple[tuple[str, str], ...] = (
     ("python-exception", r"(?:Error|Exception|Failure|Interrupt)(?::|$)"),
     ("plog-error", r"\[ERROR\] "),
     ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
+    ("compile-error", r":\d+:\d+: (?:fatal )?error: "),
+    ("cann-error-stack", r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]"),
 )
 
 Candidate = tuple[int, bytes, Sequence[int]]
