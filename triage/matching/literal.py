@@ -30,26 +30,49 @@ def required_literals(pattern: str) -> list[str] | None:
 
 
 def _literals_of(items: list) -> list[str] | None:
+    """Literals one of which every match contains, chosen to be as long as possible.
+
+    Candidates are each run of literal characters in the top-level sequence, and each group
+    there whose alternatives all have literals; the candidate whose shortest literal is longest
+    wins (a long literal is rare in a log, so it flags few lines).
+    """
     while len(items) == 1 and items[0][0] == _c.SUBPATTERN:
         items = list(items[0][1][-1])
     if len(items) == 1 and items[0][0] == _c.BRANCH:
-        out: list[str] = []
-        for alt in items[0][1][1]:
-            lits = _literals_of(list(alt))
-            if lits is None:
-                return None
-            out.extend(lits)
-        return out
-    best = ""
+        return _branch_literals(items[0][1][1])
+    candidates: list[list[str]] = []
     run = ""
-    for op, av in _flatten(items):
+    for op, av in _flatten(items) + [(None, None)]:
         if op == _c.LITERAL:
             run += chr(av)
-            if len(run) > len(best):
-                best = run
-        else:
-            run = ""
-    return [best.lower()] if len(best) >= MIN_LITERAL else None
+            continue
+        if len(run) >= MIN_LITERAL:
+            candidates.append([run.lower()])
+        run = ""
+        branch = None
+        if op == _c.BRANCH:  # the parser inlines (?:a|b) groups as a bare BRANCH
+            branch = av[1]
+        elif op == _c.SUBPATTERN:
+            inner = list(av[-1])
+            if len(inner) == 1 and inner[0][0] == _c.BRANCH:
+                branch = inner[0][1][1]
+        if branch is not None:
+            lits = _branch_literals(branch)
+            if lits:
+                candidates.append(lits)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda lits: min(len(x) for x in lits))
+
+
+def _branch_literals(alternatives) -> list[str] | None:
+    out: list[str] = []
+    for alt in alternatives:
+        lits = _literals_of(list(alt))
+        if lits is None:
+            return None
+        out.extend(lits)
+    return out
 
 
 def _flatten(items: list) -> list:
@@ -99,9 +122,12 @@ class LiteralMatcher:
                 self._by_literal.setdefault(lit, set()).add(p.target)
         words = sorted(self._by_literal) + ["\x1b"]
         self._scan = re.compile(trie_regex(words).encode("utf-8"))
+        self._by_bytes = {lit.encode("utf-8"): targets for lit, targets in self._by_literal.items()}
+        self._lengths = sorted({len(w) for w in self._by_bytes})
         self._literals = sorted(self._by_literal.items())
 
     def _targets_in(self, text: str) -> set[int]:
+        """Every target whose literal (or slow pattern) occurs in one line (the rare slow path)."""
         low = text.lower()
         found: set[int] = set()
         for lit, targets in self._literals:
@@ -112,39 +138,74 @@ class LiteralMatcher:
                 found.add(target)
         return found
 
+    def _occurrences(self, low: bytes) -> list[tuple[int, bytes]]:
+        """(offset, longest literal starting there) for every literal occurrence in ``low``.
+
+        ``finditer`` skips what starts inside a match, so each match's span is probed again at
+        every inner position; the trie shape makes every shorter literal a prefix of a match.
+        """
+        scan = self._scan
+        out = []
+        for m in scan.finditer(low):
+            s, e = m.span()
+            out.append((s, m.group()))
+            for p in range(s + 1, e):
+                inner = scan.match(low, p)
+                if inner is not None:
+                    out.append((p, inner.group()))
+        return out
+
     def candidates(self, block: Block) -> Iterator[Candidate]:
         data = bytes(block.data)
         sep = block.sep
-        offsets = [m.start() for m in self._scan.finditer(data.lower())]
+        hits: list[tuple[int, bytes | int]] = list(self._occurrences(data.lower()))
+        every_line = False
         if self._slow:
             text = data.decode("utf-8", "replace")
             if len(text) == len(data):  # ASCII: str offsets are byte offsets
-                for rx, _ in self._slow:
-                    offsets.extend(m.start() for m in rx.finditer(text))
+                for rx, target in self._slow:
+                    hits.extend((m.start(), target) for m in rx.finditer(text))
             else:
-                offsets.extend(self._all_line_starts(data, sep))  # offer every line
-        if not offsets:
+                every_line = True
+                hits.extend((off, -1) for off in self._all_line_starts(data, sep))
+        if not hits:
             return
-        offsets.sort()
+        hits.sort(key=lambda h: h[0])
         line_no = block.first_line
         counted_to = 0
-        last_start = -1
-        for off in offsets:
-            if off < last_start:
-                continue
-            start, end = line_around(data, sep, off)
-            if start == last_start:
-                continue
-            line_no += data.count(sep, counted_to, start)
-            counted_to = start
-            last_start = start
-            line = strip_cr(data[start:end], sep)
-            text = line.decode("utf-8", "replace")
-            if "\x1b" in text:
-                text = strip_ansi(text)
-            targets = self._targets_in(text)
-            if targets:
-                yield line_no, line, sorted(targets)
+        current = (-1, -1)
+        targets: set[int] = set()
+        recheck = False
+        for off, what in hits:
+            if not (current[0] <= off < current[1] or (off == current[1] and current[1] >= 0)):
+                if targets or recheck:
+                    yield from self._emit(data, sep, current, line_no, targets, recheck)
+                start, end = line_around(data, sep, off)
+                line_no += data.count(sep, counted_to, start)
+                counted_to = start
+                current, targets, recheck = (start, end), set(), every_line
+            if isinstance(what, int):
+                if what >= 0:
+                    targets.add(what)
+            elif what == b"\x1b":
+                recheck = True  # ANSI codes may split a literal: look at the line without them
+            else:
+                for n in self._lengths:
+                    if n > len(what):
+                        break
+                    found = self._by_bytes.get(what[:n])
+                    if found:
+                        targets |= found
+        if targets or recheck:
+            yield from self._emit(data, sep, current, line_no, targets, recheck)
+
+    def _emit(self, data: bytes, sep: bytes, span: tuple[int, int], line_no: int, targets: set[int],
+              recheck: bool) -> Iterator[Candidate]:
+        line = strip_cr(data[span[0]:span[1]], sep)
+        if recheck:
+            targets = targets | self._targets_in(strip_ansi(line.decode("utf-8", "replace")))
+        if targets:
+            yield line_no, line, sorted(targets)
 
     @staticmethod
     def _all_line_starts(data: bytes, sep: bytes) -> list[int]:
