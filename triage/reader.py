@@ -13,7 +13,6 @@ while a file is read in large blocks (speed).
 from __future__ import annotations
 
 import gzip
-import io
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -183,11 +182,6 @@ class BlockReader:
     def _note_truncated_length(self, length: int) -> None:
         if self.truncated and self.truncated[-1][0] == self.lines_read:
             self.truncated[-1] = (self.lines_read, length)
-
-
-def text_stream(text: str) -> BinaryIO:
-    """A binary stream over ``text`` encoded as UTF-8 (for :func:`triage.explain`)."""
-    return io.BytesIO(text.encode("utf-8", "surrogateescape"))
 
 
 def decode_line(raw: bytes) -> str:

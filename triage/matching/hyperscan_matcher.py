@@ -43,7 +43,6 @@ class HyperscanMatcher:
     name = "hyperscan"
 
     def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int, *, use_cache: bool = True):
-        self._targets = target_count
         self._esc_id = len(patterns)
         self._target_of = [p.target for p in patterns]
         self._slow: list[tuple[re.Pattern[bytes], int]] = []
