@@ -111,6 +111,7 @@ def test_rules_why_names_the_failing_condition(tmp_path):
     log.write_text("INFO boot\nRuntimeError: NPU out of memory. Tried to allocate lots\n")
     out = invoke("rules", "why", "memory.npu-oom-caching-allocator", str(log)).stdout
     assert "does not fire" in out and "nearest line 2" in out and "failed: none of any[0] regex" in out
+    assert "any[0] matches up to `NPU out of memory\\. Tried to allocate `" in out
     fired = invoke("rules", "why", "op.vector-core-exception", str(EXAMPLE)).stdout
     assert fired.startswith("op.vector-core-exception fires on 1 line(s): 4")
 

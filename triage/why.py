@@ -53,6 +53,37 @@ def _evaluate(pred: Predicate, view: LineView) -> tuple[int, int, list[str]]:
     return held, overlap, failed
 
 
+def _longest_matching_prefix(pattern: str, text: str) -> str | None:
+    """The longest prefix of ``pattern`` that compiles and matches somewhere in ``text``."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for cut in range(len(pattern) - 1, 0, -1):
+            try:
+                rx = re.compile(pattern[:cut], re.ASCII)
+            except re.error:
+                continue
+            if rx.search(text):
+                return pattern[:cut]
+    return None
+
+
+def _prefix_hints(pred: Predicate, view: LineView) -> list[str]:
+    hints = []
+    for kind in ("all", "any"):
+        for i, cond in enumerate(getattr(pred, kind)):
+            regex = cond.spec.regex
+            if regex is None or cond.spec.ignore_case or cond.search(view) is not None:
+                continue
+            prefix = _longest_matching_prefix(regex, view.scope(cond.spec.scope))
+            if prefix:
+                rest = regex[len(prefix):]
+                hints.append(f"  {kind}[{i}] matches up to `{prefix}`, then the line does not continue with "
+                             f"`{rest[:40]}`")
+    return hints
+
+
 def explain_rule(rule: CompiledRule, log: str) -> list[str]:
     """Lines of explanation of whether ``rule`` fires on ``log`` (a path or ``-``), and why not.
 
@@ -100,5 +131,6 @@ def explain_rule(rule: CompiledRule, log: str) -> list[str]:
         return out
     out.append(f"nearest line {best[2]} ({best[0]} condition(s) hold): {best[3]}")
     out += [f"  failed: {f}" for f in best[4]]
+    out += _prefix_hints(rule.anchor, LineView(best[3]))
     out.append("  (conditions test the normalized line shown above: container, vLLM and Ray prefixes removed)")
     return out
