@@ -78,7 +78,7 @@ def analyze(
         if not sources:
             raise _fail("no input files", EXIT_INPUT)
         if matcher is None and total_size(sources) < SMALL_INPUT:
-            matcher = "reference"
+            matcher = "small"
         if follow and (len(sources) != 1 or sources[0].path == "-" or sources[0].member):
             raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
         analysis = Analysis(ruleset, matcher)

@@ -22,25 +22,45 @@ class MatchTimeout(Exception):
 _PLACEHOLDER = re.compile(r"(?<!\$)\{([A-Za-z_]\w*)\}")
 
 
-@dataclass(frozen=True)
 class CompiledCondition:
-    """A :class:`~triage.schema.Condition` ready to test a :class:`LineView`."""
+    """A :class:`~triage.schema.Condition` ready to test a :class:`LineView`.
 
-    spec: Condition
-    pattern: Any
-    needle: str | None
+    The regex is compiled on its first search: most rules never see a candidate line, so a run
+    pays only for the rules its input exercises.
+    """
+
+    __slots__ = ("spec", "needle", "_pattern")
+
+    def __init__(self, spec: Condition, needle: str | None):
+        self.spec = spec
+        self.needle = needle
+        self._pattern: Any = None
 
     @classmethod
     def build(cls, spec: Condition) -> CompiledCondition:
         if spec.regex is not None:
-            return cls(spec, compile_rule_regex(spec.regex, spec.ignore_case), None)
+            return cls(spec, None)
         needle = spec.contains or ""
-        return cls(spec, None, needle.lower() if spec.ignore_case else needle)
+        return cls(spec, needle.lower() if spec.ignore_case else needle)
+
+    @property
+    def pattern(self) -> Any:
+        """The compiled regex (``regex`` package), or None for a ``contains`` condition."""
+        if self._pattern is None and self.spec.regex is not None:
+            self._pattern = compile_rule_regex(self.spec.regex, self.spec.ignore_case)
+        return self._pattern
+
+    @property
+    def group_names(self) -> set[str]:
+        """Named groups of the regex (none for ``contains``)."""
+        if self.spec.regex is None:
+            return set()
+        return set(re.compile(self.spec.regex, re.ASCII).groupindex)
 
     def search(self, view: LineView) -> dict[str, str] | None:
         """The named captures (possibly empty) if the condition holds on ``view``, else None."""
         text = view.scope(self.spec.scope)
-        if self.pattern is not None:
+        if self.spec.regex is not None:
             try:
                 m = self.pattern.search(text, timeout=MATCH_TIMEOUT)
             except TimeoutError:
@@ -150,8 +170,7 @@ def build(rule: Rule, index: int, tables: dict[str, dict[str, CodeEntry]], file:
         if pred is None:
             continue
         for cond in pred.any + pred.all:
-            if cond.pattern is not None:
-                names.update(cond.pattern.groupindex)
+            names.update(cond.group_names)
     table = tables.get(rule.lookup.table) if rule.lookup else None
     return CompiledRule(rule, index, anchor, follower, rule.followed_by.within if rule.followed_by else 0,
                         table, file, line, pack, frozenset(names))

@@ -45,7 +45,6 @@ def compile_rule_regex(pattern: str, ignore_case: bool):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # check_pattern reports it
-        re.compile(pattern)  # the dialect is Python `re`: refuse what `re` refuses
         return regex.compile(pattern, regex.ASCII | regex.VERSION0 | (regex.IGNORECASE if ignore_case else 0))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from triage import compiled
+from triage.cache import cache_dir
 from triage.compiled import CompiledRule, placeholders_in
 from triage.dialect import check_pattern
 from triage.errors import RuleProblem, RulesInvalid
@@ -112,53 +114,110 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
             raise RulesInvalid([RuleProblem(str(path), 0, "", "rule pack not found")])
         sources.append((str(path), path))
 
+    texts: list[tuple[str, Path, str | None]] = []
     problems: list[RuleProblem] = []
-    loaded: dict[str, LoadedRule] = {}
-    tables: dict[str, dict[str, CodeEntry]] = {}
     digest = hashlib.sha256()
-    files: list[str] = []
     for pack_name, pack_path in sources:
-        seen_in_pack: dict[str, LoadedRule] = {}
         for file in rule_files(pack_path):
             text = _read(file, problems)
-            if text is None:
-                continue
-            files.append(str(file))
-            digest.update(file.name.encode() + b"\0" + text.encode() + b"\0")
-            for item in _parse_file(text, str(file), pack_name, problems, tables):
-                rid = item.rule.id
-                if rid in seen_in_pack:
-                    other = seen_in_pack[rid]
-                    problems.append(RuleProblem(item.file, item.line, f"rule {rid}: id",
-                                                f"duplicate id (first defined at {other.file}:{other.line})"))
-                    continue
-                seen_in_pack[rid] = item
-                if rid in loaded and not item.rule.override:
-                    other = loaded[rid]
-                    problems.append(RuleProblem(
-                        item.file, item.line, f"rule {rid}: id",
-                        f"id already defined by pack {other.pack} ({other.file}:{other.line}); "
-                        "set `override: true` to replace it on purpose"))
-                    continue
-                if item.rule.override and rid not in loaded:
-                    problems.append(RuleProblem(item.file, item.line, f"rule {rid}: override",
-                                                "`override: true` but no earlier pack defines this id"))
-                    continue
-                loaded[rid] = item
-    for item in loaded.values():
-        problems.extend(check_rule(item, tables))
+            texts.append((pack_name, file, text))
+            if text is not None:
+                digest.update(pack_name.encode() + b"\0" + file.name.encode() + b"\0" + text.encode() + b"\0")
+    files = [str(f) for _, f, t in texts if t is not None]
+    key = digest.hexdigest()
+    cached = None if problems else _cache_load(key)
+    if cached is not None:
+        entries, tables = cached
+    else:
+        entries, tables = _validate(texts, problems)
+        if not problems:
+            _cache_store(key, (entries, tables))
     disabled = list(disabled)
+    known = {rule.id for rule, *_ in entries}
     for rid in disabled:
-        if rid not in loaded:
+        if rid not in known:
             problems.append(RuleProblem("<config>", 0, "disable", f"unknown rule id `{rid}`"))
     if problems:
         raise RulesInvalid(problems)
     rules = []
-    for item in loaded.values():
-        if item.rule.id in disabled:
+    for rule, file, line, pack in entries:
+        if rule.id in disabled:
             continue
-        rules.append(compiled.build(item.rule, len(rules), tables, item.file, item.line, item.pack))
-    return RuleSet(rules, tables, digest.hexdigest()[:16], files)
+        rules.append(compiled.build(rule, len(rules), tables, file, line, pack))
+    return RuleSet(rules, tables, key[:16], files)
+
+
+def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProblem]):
+    """Parse, validate and lint every file; returns ([(rule, file, line, pack)], tables)."""
+    loaded: dict[str, LoadedRule] = {}
+    tables: dict[str, dict[str, CodeEntry]] = {}
+    seen_in_pack: dict[str, LoadedRule] = {}
+    current_pack = None
+    for pack_name, file, text in texts:
+        if text is None:
+            continue
+        if pack_name != current_pack:
+            current_pack, seen_in_pack = pack_name, {}
+        for item in _parse_file(text, str(file), pack_name, problems, tables):
+            rid = item.rule.id
+            if rid in seen_in_pack:
+                other = seen_in_pack[rid]
+                problems.append(RuleProblem(item.file, item.line, f"rule {rid}: id",
+                                            f"duplicate id (first defined at {other.file}:{other.line})"))
+                continue
+            seen_in_pack[rid] = item
+            if rid in loaded and not item.rule.override:
+                other = loaded[rid]
+                problems.append(RuleProblem(
+                    item.file, item.line, f"rule {rid}: id",
+                    f"id already defined by pack {other.pack} ({other.file}:{other.line}); "
+                    "set `override: true` to replace it on purpose"))
+                continue
+            if item.rule.override and rid not in loaded:
+                problems.append(RuleProblem(item.file, item.line, f"rule {rid}: override",
+                                            "`override: true` but no earlier pack defines this id"))
+                continue
+            loaded[rid] = item
+    for item in loaded.values():
+        problems.extend(check_rule(item, tables))
+    return [(i.rule, i.file, i.line, i.pack) for i in loaded.values()], tables
+
+
+# -- a cache of validated rule sets: parsing, validation and lint cost ~0.1 s per start ------------
+
+def _cache_path(key: str) -> Path:
+    code = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in ("schema.py", "loader.py", "dialect.py", "yaml_source.py", "compiled.py", "version.py"):
+        code.update((here / name).read_bytes())
+    return cache_dir() / f"rules-{key[:24]}-{code.hexdigest()[:12]}.pickle"
+
+
+def _cache_load(key: str):
+    import pickle
+
+    try:
+        with _cache_path(key).open("rb") as f:
+            return pickle.load(f)
+    except Exception:  # absent, stale or unreadable: validate from the files
+        return None
+
+
+def _cache_store(key: str, value) -> None:
+    import os as _os
+    import pickle
+
+    try:
+        path = _cache_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{_os.getpid()}.tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+        for old in sorted(path.parent.glob("rules-*.pickle"), key=lambda p: p.stat().st_mtime)[:-8]:
+            old.unlink(missing_ok=True)
+    except Exception:  # a read-only cache directory is no reason to fail
+        pass
 
 
 def _read(file: Path, problems: list[RuleProblem]) -> str | None:
@@ -250,11 +309,8 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
                 regex_failed = regex_failed or any("compile" in why for why in bad)
                 for why in bad:
                     problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}", why))
-                if kind != "none":
-                    try:
-                        names.update(compiled.compile_rule_regex(cond.regex, cond.ignore_case).groupindex)
-                    except Exception:  # reported by check_pattern
-                        pass
+                if kind != "none" and not any("compile" in why for why in bad):
+                    names.update(re.compile(cond.regex, re.ASCII).groupindex)
     if rule.lookup is not None:
         if rule.lookup.table not in tables:
             problems.append(RuleProblem(item.file, where("lookup", "table"), f"rule {rule.id}: lookup.table",

@@ -23,6 +23,8 @@ from triage.errors import InputError
 BLOCK_SIZE = 4 << 20
 #: Lines longer than this are matched on their first MAX_LINE bytes (and reported).
 MAX_LINE = BLOCK_SIZE
+#: The buffer starts this small and grows while the input keeps it full.
+INITIAL_BUFFER = 64 << 10
 #: Truncated lines remembered per input (more are truncated all the same, not listed).
 MAX_TRUNCATED_KEPT = 100
 
@@ -35,7 +37,7 @@ class Block:
     ``first_line`` is the 1-based number of the block's first line.
     """
 
-    __slots__ = ("buf", "end", "first_line", "sep", "data", "seps")
+    __slots__ = ("buf", "end", "first_line", "sep", "data", "seps", "known_at", "known_seps")
 
     def __init__(self, buf: bytearray | bytes, end: int, first_line: int, sep: bytes):
         self.buf = buf
@@ -44,25 +46,26 @@ class Block:
         self.sep = sep
         self.data = memoryview(buf)[:end]
         self.seps = -1  # number of separators in the block, once counted
+        # Separators counted so far from the start (by a matcher locating its hits): the reader
+        # finishes from there, so every byte is counted once.
+        self.known_at = 0
+        self.known_seps = 0
+
+    def count_to(self, offset: int) -> int:
+        """Separators in ``[0, offset)``; counting moves forward only, so call with rising offsets."""
+        if offset > self.known_at:
+            self.known_seps += self.buf.count(self.sep, self.known_at, offset)
+            self.known_at = offset
+        elif offset < self.known_at:
+            return self.buf.count(self.sep, 0, offset)
+        return self.known_seps
 
     def line_count(self) -> int:
         if self.seps < 0:
-            self.seps = self.buf.count(self.sep, 0, self.end)
+            self.seps = self.count_to(self.end)
         n = self.seps
         ends_with_sep = self.end > 0 and self.buf[self.end - 1] == self.sep[0]
         return n + (0 if ends_with_sep or not self.end else 1)
-
-    def seps_before(self, offset: int, known_at: int, known_seps: int) -> int:
-        """Separators in ``[0, offset)``, counting from the cheaper end.
-
-        ``known_seps`` separators are known to lie before ``known_at <= offset``; counting forward
-        from there or backward from the block's end (whose total is known) reads fewer bytes, so
-        finding a hit's line number costs at most half a pass over the block on top of the one
-        line count.
-        """
-        if self.seps >= 0 and self.end - offset < offset - known_at:
-            return self.seps - self.buf.count(self.sep, offset, self.end)
-        return known_seps + self.buf.count(self.sep, known_at, offset)
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(line number, line bytes without its end) for every line of the block."""
@@ -106,7 +109,7 @@ class BlockReader:
                              f"{exc}") from None
 
     def __iter__(self) -> Iterator[Block]:
-        size = max(1, min(self.block_size, self.max_line))
+        size = max(1, min(self.block_size, self.max_line, INITIAL_BUFFER))
         buf = bytearray(size)
         filled = 0
         decided = False  # whether the line separator is known (\n, or \r for CR-only input)
@@ -123,12 +126,12 @@ class BlockReader:
                         self.sep, decided = b"\r", True  # no \n in a whole buffer: CR-only input
                     cut = buf.rfind(self.sep, 0, filled) if decided else -1
                     if cut >= 0:
-                        yield self._block(buf, cut + 1)
+                        yield from self._emit(buf, cut + 1)
                         tail = filled - cut - 1
                         buf[:tail] = buf[cut + 1: filled]
                         filled = tail
                         continue
-                    yield self._truncated_block(bytes(buf[: self.max_line]))
+                    yield from self._emit_truncated(bytes(buf[: self.max_line]))
                     skipping, filled = filled, 0
             n = self._fill(memoryview(buf)[filled:])
             if n == 0:
@@ -155,9 +158,16 @@ class BlockReader:
             cut = buf.rfind(self.sep, 0, filled)
             if cut < 0:
                 continue
-            yield self._block(buf, cut + 1)
+            full = filled == len(buf)
+            yield from self._emit(buf, cut + 1)
             tail = filled - cut - 1
-            if tail:
+            if full and len(buf) < self.block_size:
+                # The input keeps the buffer full: grow it, so big inputs are read in big blocks
+                # while a small file never pays for (or scans) a 4 MiB buffer.
+                grown = bytearray(min(len(buf) * 4, self.block_size))
+                grown[:tail] = buf[cut + 1: filled]
+                buf = grown
+            elif tail:
                 buf[:tail] = buf[cut + 1: filled]
             filled = tail
         if skipping:
@@ -165,19 +175,23 @@ class BlockReader:
         if filled:
             if not decided and buf.find(b"\r", 0, filled) >= 0:
                 self.sep = b"\r"
-            yield self._block(buf, filled)
+            yield from self._emit(buf, filled)
 
-    def _block(self, buf: bytearray, end: int) -> Block:
+    def _emit(self, buf: bytearray, end: int) -> Iterator[Block]:
         block = Block(buf, end, self.lines_read + 1, self.sep)
-        self.lines_read += block.line_count()
-        return block
+        try:
+            yield block
+        finally:  # after the consumer: it may have counted part of the block already
+            self.lines_read += block.line_count()
 
-    def _truncated_block(self, data: bytes) -> Block:
+    def _emit_truncated(self, data: bytes) -> Iterator[Block]:
         block = Block(data + self.sep, len(data) + 1, self.lines_read + 1, self.sep)
-        self.lines_read += 1
         if len(self.truncated) < MAX_TRUNCATED_KEPT:
-            self.truncated.append((self.lines_read, len(data)))
-        return block
+            self.truncated.append((self.lines_read + 1, len(data)))
+        try:
+            yield block
+        finally:
+            self.lines_read += 1
 
     def _note_truncated_length(self, length: int) -> None:
         if self.truncated and self.truncated[-1][0] == self.lines_read:

@@ -49,6 +49,25 @@ def _unanchor(pattern: str) -> str:
     return pattern
 
 
+# Trailing pieces that only extend a match to the end of the line. Dropping them keeps the
+# prefilter a superset, and avoids one Python callback per byte that Hyperscan reports for each
+# possible end of `.+` ("RuntimeError: (?P<message>.+)" would call back ~100 times a line).
+_TAIL = re.compile(r"(?:\(\?P<\w+>(?:\.|\\S|\\w|\\d|\[\^?[^\]]*\])[+*]\??\)|(?:\.|\\S|\\w|\\d|\[\^?[^\]]*\])[+*]\??)$")
+
+
+def _trim_tail(pattern: str) -> str:
+    while True:
+        m = _TAIL.search(pattern)
+        if not m or m.start() == 0:
+            return pattern
+        head = pattern[: m.start()]
+        # the piece must not be escaped (`\.+` is a literal dot) and must not end a group or class
+        backslashes = len(head) - len(head.rstrip("\\"))
+        if backslashes % 2 or head.endswith(("(", "|")):
+            return pattern
+        pattern = head
+
+
 def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
     """Every pattern whose hit may make a rule (or a detector) match, with its target id.
 
@@ -61,7 +80,7 @@ def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
                 continue
             for cond in pred.prefilter_conditions():
                 spec = cond.spec
-                regex = _unanchor(spec.regex) if spec.regex is not None else re.escape(spec.contains or "")
+                regex = _trim_tail(_unanchor(spec.regex)) if spec.regex is not None else re.escape(spec.contains or "")
                 out.append(PrefilterPattern(rule.index, regex, spec.ignore_case))
     base = len(rules)
     for k, (_, regex) in enumerate(DETECTORS):

@@ -16,20 +16,12 @@ from pathlib import Path
 
 import hyperscan as hs
 
+from triage.cache import cache_dir
 from triage.matching.base import Candidate, PrefilterPattern, line_around, strip_cr
 from triage.normalize import strip_ansi
 from triage.reader import Block
 
 _ESC = b"\x1b"
-
-
-def cache_dir() -> Path:
-    """Where compiled databases are kept: ``$TRIAGE_CACHE_DIR`` or ``$XDG_CACHE_HOME/triage``."""
-    explicit = os.environ.get("TRIAGE_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "triage"
 
 
 def _flags(p: PrefilterPattern) -> int:
@@ -38,16 +30,22 @@ def _flags(p: PrefilterPattern) -> int:
 
 
 class HyperscanMatcher:
-    """Block-mode Hyperscan scan over line-aligned blocks; yields candidate lines in order."""
+    """Block-mode Hyperscan scan over line-aligned blocks; yields candidate lines in order.
+
+    ``only_cached`` raises ``LookupError`` instead of compiling when no cached database fits
+    (a small input is cheaper to prefilter another way than to pay a compile).
+    """
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int, *, use_cache: bool = True):
+    def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int = 0, *, use_cache: bool = True,
+                 only_cached: bool = False):
         self._esc_id = len(patterns)
         self._target_of = [p.target for p in patterns]
         self._slow: list[tuple[re.Pattern[bytes], int]] = []
         self.compile_seconds = 0.0
         self.from_cache = False
+        self._only_cached = only_cached
         accepted = list(range(len(patterns)))
         try:
             self._db = self._load_or_compile(patterns, accepted, use_cache)
@@ -77,6 +75,8 @@ class HyperscanMatcher:
                 return db
             except Exception:  # another CPU, truncated file, other version: recompile below
                 pass
+        if self._only_cached:
+            raise LookupError("no compiled database in the cache")
         import time
 
         start = time.perf_counter()
@@ -128,7 +128,7 @@ class HyperscanMatcher:
                 yield from self._emit(data, sep, current_start, current_end, line_no, targets)
             start, end = line_around(data, sep, offset, len(view))
             if data is block.buf:
-                seps = block.seps_before(start, counted_to, seps)
+                seps = block.count_to(start)  # the reader finishes the count from here
             else:  # re-encoded after invalid UTF-8: offsets differ from the block's, count here
                 seps += data.count(sep, counted_to, start)
             line_no = block.first_line + seps

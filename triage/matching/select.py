@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from triage.compiled import CompiledRule
 from triage.matching.base import DETECTORS, Matcher, prefilter_patterns
 
-MATCHERS = ("auto", "hyperscan", "literal", "reference")
+MATCHERS = ("auto", "small", "hyperscan", "literal", "reference")
 
 
 def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True) -> Matcher:
-    """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter).
+    """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter;
+    ``small``, for a few lines: Hyperscan only if its compiled database is already cached, else the
+    literal prefilter, so a pasted line never waits for a compile).
 
     Raises ``ValueError`` for an unknown name and ``ImportError`` when ``hyperscan`` is asked
     for explicitly but cannot be imported.
@@ -26,14 +28,17 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
 
         return ReferenceMatcher(targets)
     patterns = prefilter_patterns(rules)
-    if name in ("auto", "hyperscan"):
+    if name in ("auto", "hyperscan", "small"):
         try:
             from triage.matching.hyperscan_matcher import HyperscanMatcher
         except ImportError:
             if name == "hyperscan":
                 raise
         else:
-            return HyperscanMatcher(patterns, targets, use_cache=use_cache)
+            try:
+                return HyperscanMatcher(patterns, targets, use_cache=use_cache, only_cached=name == "small")
+            except LookupError:
+                pass
     from triage.matching.literal import LiteralMatcher
 
     return LiteralMatcher(patterns, targets)
