@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,9 @@ class CompiledCondition:
         """Named groups of the regex (none for ``contains``)."""
         if self.spec.regex is None:
             return set()
-        return set(re.compile(self.spec.regex, re.ASCII).groupindex)
+        with warnings.catch_warnings():  # the loader's dialect check reports ambiguous syntax
+            warnings.simplefilter("ignore", FutureWarning)
+            return set(re.compile(self.spec.regex, re.ASCII).groupindex)
 
     def search(self, view: LineView) -> dict[str, str] | None:
         """The named captures (possibly empty) if the condition holds on ``view``, else None."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,7 +311,9 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
                 for why in bad:
                     problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}", why))
                 if kind != "none" and not any("compile" in why for why in bad):
-                    names.update(re.compile(cond.regex, re.ASCII).groupindex)
+                    with warnings.catch_warnings():  # check_pattern has reported it already
+                        warnings.simplefilter("ignore", FutureWarning)
+                        names.update(re.compile(cond.regex, re.ASCII).groupindex)
     if rule.lookup is not None:
         if rule.lookup.table not in tables:
             problems.append(RuleProblem(item.file, where("lookup", "table"), f"rule {rule.id}: lookup.table",
