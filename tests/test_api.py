@@ -61,3 +61,37 @@ def test_cann_error_stack_and_compiler_errors_are_never_clean():
     assert report.root_cause is None
     assert [(u.line, u.kind) for u in report.unrecognised] == [(1, "cann-error-stack"), (2, "compile-error")]
     assert report.exit_code() == 1
+
+
+def test_followed_by_pairs_each_anchor_once(tmp_path):
+    from tests.conftest import write_pack
+    from triage.loader import load_rules
+
+    pack = write_pack(tmp_path, """\
+rules:
+  - id: test.block
+    title: An error block with its detail line
+    layer: driver
+    component: test
+    severity: error
+    match:
+      any: [{regex: 'BLOCK START'}]
+    followed_by:
+      within: 3
+      match:
+        any: [{regex: 'detail (?P<what>\\w+)'}]
+    cause: The block failed because of {what}.
+    fix:
+      - Fix {what}.
+    references: [https://example.org]
+    examples: {match: ["BLOCK START\\ndetail x"], no_match: ["detail x\\nBLOCK START"]}
+""")
+    rules = load_rules([pack], builtin=False)
+    text = "BLOCK START\ndetail one\ndetail two\ndetail three\nnoise\nnoise\nnoise\nnoise\ndetail late\n"
+    report = triage.explain(text, rules=rules, matcher="reference")
+    [finding] = report.findings
+    assert (finding.count, finding.first_line, finding.last_line) == (1, 1, 2)
+    assert [e.line for e in finding.evidence] == [1, 2] and finding.cause == "The block failed because of one."
+    for matcher in ("literal", "hyperscan"):
+        again = triage.explain(text, rules=rules, matcher=matcher).findings
+        assert [(f.count, f.first_line, f.last_line) for f in again] == [(1, 1, 2)]

@@ -21,7 +21,8 @@ runner = CliRunner()
 
 def run(*args: str, input: str | None = None):
     result = runner.invoke(app, list(args), input=input)
-    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
     return result
 
 
@@ -166,3 +167,22 @@ rules:
     references: [https://example.org]
     examples: {match: ["slow xy"], no_match: ["fast"]}
 """
+
+
+def test_explain_sniffs_bytes_like_a_file():
+    import codecs
+
+    import triage
+
+    line = "RuntimeError: NPU out of memory."
+    for data in (codecs.BOM_UTF8 + line.encode(), codecs.BOM_UTF16_LE + line.encode("utf-16-le"),
+                 ("信息\n" + line).encode("gb18030")):
+        report = triage.explain(data)
+        assert report.root_cause is not None and report.root_cause.rule_id == "memory.npu-oom-short-message", data
+
+
+def test_long_utf8_first_line_is_not_taken_for_gbk(tmp_path):
+    log = tmp_path / "zh.log"
+    log.write_bytes(("ts=1 " + "错误 " * 1300 + "\nRuntimeError: 模型加载失败\n").encode())
+    data = json.loads(run("analyze", str(log), "-f", "json").stdout)
+    assert data["root_cause"]["evidence"][0]["text"] == "RuntimeError: 模型加载失败"

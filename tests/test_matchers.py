@@ -42,7 +42,8 @@ def _findings(data: bytes, matcher: str, block_size: int | None):
     analysis = Analysis(RULES, _matchers[matcher], **({"block_size": block_size} if block_size else {}))
     list(analysis.feed(io.BytesIO(data)))
     report = analysis.report()
-    return ([(f.rule_id, f.first_line, f.last_line, f.count, f.captures) for f in report.findings],
+    return ([(f.rule_id, f.first_line, f.last_line, f.count, f.captures, [e.line for e in f.evidence])
+             for f in report.findings],
             [(u.line, u.kind) for u in report.unrecognised])
 
 
@@ -94,3 +95,14 @@ def test_several_rules_on_one_line_and_ansi(matcher):
     ex = [r.rule.examples.match[0] for r in RULES.rules if "\n" not in r.rule.examples.match[0]][:5]
     data = (" || ".join(ex) + "\n\x1b[31m" + ex[-1] + "\x1b[0m").encode()
     assert findings(data, matcher) == findings(data, "reference")
+
+
+@pytest.mark.parametrize("matcher", FAST)
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"])
+def test_unrecognised_lines_agree_on_every_line_end(matcher, end):
+    lines = [b"starting", b"KeyboardInterrupt", b"torch.OutOfMemoryError", b"x.py:3:1: error: bad",
+             b"[ERROR] RUNTIME(12,python):2025-01-01-00:00:00.000.000 [a.cc:1] weird", b"done"]
+    data = end.join(lines) + end
+    expected = findings(data, "reference")
+    assert expected[0] == [] and len(expected[1]) == 4
+    assert findings(data, matcher) == expected

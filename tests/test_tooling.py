@@ -30,6 +30,8 @@ def test_markdown_renders_with_collapsible_evidence():
     assert "<details><summary>Evidence</summary>" in html
     assert "<code class=\"language-text\">" in html and "error code:507035" in html
     assert "<table>" in html and "generic.engine-dead-error" in html
+    text = invoke("analyze", str(EXAMPLE)).stdout
+    assert "[framework/vLLM] generic.engine-dead-error, x2" in text  # markup-like text survives
 
 
 def test_sarif_is_valid_shape():
@@ -67,6 +69,13 @@ def test_redact_hides_hosts_ips_users_and_tokens_in_every_format(tmp_path):
         assert "<ip-1>" in out and "<user-1>" in out
     plain = json.loads(invoke("analyze", str(log), "-f", "json").stdout)
     redacted = json.loads(invoke("analyze", str(log), "-f", "json", "--redact").stdout)
+    home = tmp_path / "home" / "alice"
+    home.mkdir(parents=True)
+    bad = home / "bad.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    result = invoke("analyze", str(bad), "--redact")
+    assert result.exit_code == 2 and "truncated or corrupt" in result.stderr
+    assert "alice" not in result.stderr and "alice" not in result.stdout
     assert [f["rule_id"] for f in plain["findings"]] == [f["rule_id"] for f in redacted["findings"]]
 
 

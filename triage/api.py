@@ -10,7 +10,7 @@ from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
 from triage.report import Finding, InputProblem, Report
-from triage.sources import Source, expand, open_source
+from triage.sources import Source, expand, open_source, transcode
 
 # Below this many bytes of known input, a cached Hyperscan database or the literal prefilter
 # (built in ~50 ms) is cheaper than compiling a database.
@@ -54,7 +54,9 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
     if matcher is None and len(data) < SMALL_INPUT:
         matcher = "small"
     analysis = Analysis(rules or default_rules(), matcher)
-    for _ in analysis.feed(io.BytesIO(data), None):
+    # bytes get the same sniffing as files: a BOM, UTF-16, GBK text
+    stream = transcode(io.BufferedReader(io.BytesIO(data))) if not isinstance(text, str) else io.BytesIO(data)
+    for _ in analysis.feed(stream, None):
         pass
     return analysis.report()
 
@@ -134,8 +136,8 @@ def total_size(sources: list[Source]) -> int:
     """Bytes on disk of ``sources`` (stdin and archive members count as large)."""
     total = 0
     for s in sources:
-        if s.path == "-" or s.member is not None:
-            return SMALL_INPUT
+        if s.path == "-" or s.member is not None or s.path.endswith((".gz", ".tgz")):
+            return SMALL_INPUT  # unknown or compressed: the size on disk says little
         try:
             total += Path(s.path).stat().st_size
         except OSError:

@@ -22,7 +22,7 @@ Severity = Enum("Severity", {s: s for s in ("critical", "error", "warning", "inf
 
 
 def _fail(message: str, code: int) -> typer.Exit:
-    console(stderr=True).print(f"triage: {message}", style="red", highlight=False, soft_wrap=True)
+    console(stderr=True).print(f"triage: {message}", style="red", highlight=False, soft_wrap=True, markup=False)
     return typer.Exit(code)
 
 
@@ -88,13 +88,10 @@ def analyze(
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
         raise _fail(str(exc), EXIT_INPUT) from None
-    report = analysis.report()
-    _render(report, format.value, redactor)
-    if report.input_errors:
-        for problem in report.input_errors:
-            console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
-                                       markup=False)
-        raise typer.Exit(EXIT_INPUT)
+    report = _render(analysis.report(), format.value, redactor)
+    for problem in report.input_errors:
+        console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
+                                   markup=False)
     raise typer.Exit(report.exit_code(fail_on.value))
 
 
@@ -130,7 +127,8 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> No
         analysis.on_block = None
 
 
-def _render(report, fmt: str, redactor=None) -> None:
+def _render(report, fmt: str, redactor=None):
+    """Print ``report`` in ``fmt`` (redacted first when asked); returns what was printed."""
     from triage.render import machine, text
 
     if redactor is not None:
@@ -150,6 +148,7 @@ def _render(report, fmt: str, redactor=None) -> None:
         from triage.render import sarif
 
         print(sarif.render(report))
+    return report
 
 
 @app.command()
@@ -167,13 +166,15 @@ def explain(
     if not text or text == ["-"]:
         if sys.stdin.isatty():
             raise _fail('give the lines to explain as arguments (triage explain "...") or pipe them in', EXIT_INPUT)
-        body = sys.stdin.read()
+        body: str | bytes = sys.stdin.buffer.read()  # bytes: sniffed for BOM / UTF-16 / GBK like a file
     else:
         body = "\n".join(text)
     try:
         report = explain_text(body, rules=_load(rules, disable))
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
+    except ValueError as exc:
+        raise _fail(str(exc), EXIT_INPUT) from None
     _render(report, format.value, _redactor(redact))
     raise typer.Exit(report.exit_code(fail_on.value))
 

@@ -58,7 +58,10 @@ def add(
     if lead != expect:
         raise _fail(f"the full log ranks {lead} first, not {expect}: fix the rule first "
                     f"(try `triage rules why {expect} {log}`)", EXIT_FINDINGS)
-    lines = text.splitlines()
+    # split like the reader (and grep -n): only at \n, one trailing \r dropped
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     keep = {ev.line for f in full.findings for ev in f.evidence} | {u.line for u in full.unrecognised}
     trimmed = _trim(lines, keep, context)
     cut = explain(trimmed, rules=ruleset)

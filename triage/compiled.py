@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from triage.dialect import compile_rule_regex
@@ -133,11 +133,20 @@ class CompiledRule:
     file: str
     line: int
     pack: str
-    group_names: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def id(self) -> str:
         return self.rule.id
+
+    @property
+    def group_names(self) -> frozenset[str]:
+        """Named capture groups of the rule's positive conditions (computed on demand)."""
+        names: set[str] = set()
+        for pred in (self.anchor, self.follower):
+            if pred is not None:
+                for cond in pred.any + pred.all:
+                    names.update(cond.group_names)
+        return frozenset(names)
 
     def placeholders(self, captures: dict[str, str]) -> dict[str, str]:
         """Captures plus the values a code-table lookup adds (``code_name``, ``code_meaning``)."""
@@ -168,12 +177,6 @@ def build(rule: Rule, index: int, tables: dict[str, dict[str, CodeEntry]], file:
     """Compile ``rule``; raises ``re.error`` if a regex does not compile."""
     anchor = Predicate.build(rule.match)
     follower = Predicate.build(rule.followed_by.match) if rule.followed_by else None
-    names: set[str] = set()
-    for pred in (anchor, follower):
-        if pred is None:
-            continue
-        for cond in pred.any + pred.all:
-            names.update(cond.group_names)
     table = tables.get(rule.lookup.table) if rule.lookup else None
     return CompiledRule(rule, index, anchor, follower, rule.followed_by.within if rule.followed_by else 0,
-                        table, file, line, pack, frozenset(names))
+                        table, file, line, pack)

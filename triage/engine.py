@@ -114,7 +114,6 @@ class Analysis:
     def _confirm(self, file_index: int, file: str | None, line_no: int, raw: bytes, targets,
                  nrules: int, pending: dict[int, deque]) -> Iterator[Finding]:
         view: LineView | None = None
-        fired = False
         detectors = []
         hits: list[tuple] = []  # (rule, line, captures, evidence, last_line) confirmed on this line
         for t in targets:
@@ -124,36 +123,34 @@ class Analysis:
             if view is None:
                 view = LineView(decode_line(raw))
             rule = self._rules[t]
+            window = pending.get(t) if rule.follower is not None else None
             try:
                 caps = rule.anchor.test(view)
-                fcaps = rule.follower.test(view) if rule.follower is not None else None
+                # the follower is tested only while an anchor waits for it (hot path)
+                fcaps = rule.follower.test(view) if window else None
             except MatchTimeout as exc:
                 if len(self.notices) < MAX_KEPT:
                     self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
                                         "as not matching)")
                 continue
-            if caps is not None:
-                fired = True
-                if rule.follower is None:
+            if rule.follower is None:
+                if caps is not None:
                     hits.append((rule, line_no, caps, [Evidence(file=file, line=line_no, text=view.raw)], None))
-                else:
-                    window = pending.setdefault(t, deque())
-                    window.append((line_no, caps, view.raw))
-                    while window and window[0][0] < line_no - rule.within:
-                        window.popleft()
-            if rule.follower is not None:
-                window = pending.get(t)
-                if not window or fcaps is None:
-                    continue
+                continue
+            if window and fcaps is not None:
                 while window and window[0][0] < line_no - rule.within:
                     window.popleft()
-                anchors = [a for a in window if a[0] < line_no]
-                if not anchors:
-                    continue
-                a_line, a_caps, a_raw = anchors[-1]
-                fired = True
-                ev = [Evidence(file=file, line=a_line, text=a_raw), Evidence(file=file, line=line_no, text=view.raw)]
-                hits.append((rule, a_line, {**a_caps, **fcaps}, ev, line_no))
+                if window:
+                    # pair with the nearest anchor, and consume it: one anchor makes one occurrence
+                    a_line, a_caps, a_raw = window.pop()
+                    ev = [Evidence(file=file, line=a_line, text=a_raw),
+                          Evidence(file=file, line=line_no, text=view.raw)]
+                    hits.append((rule, a_line, {**a_caps, **fcaps}, ev, line_no))
+            if caps is not None:
+                window = pending.setdefault(t, deque())
+                window.append((line_no, caps, view.raw))
+                while window and window[0][0] < line_no - rule.within:
+                    window.popleft()
         if hits:
             # A generic rule (a bare RuntimeError, a code lookup) on a line that a specific rule
             # explains adds nothing: that occurrence is not counted, so the generic finding is left
@@ -162,7 +159,7 @@ class Analysis:
                 hits = [h for h in hits if not h[0].rule.generic]
             for rule, line, caps, ev, last in hits:
                 yield from self._hit(rule, file_index, file, line, caps, ev, last_line=last)
-        if detectors and not fired:
+        if detectors and not hits:
             if view is None:
                 view = LineView(decode_line(raw))
             self._detect(file, line_no, view, detectors)

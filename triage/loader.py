@@ -125,7 +125,9 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
             if text is not None:
                 digest.update(pack_name.encode() + b"\0" + file.name.encode() + b"\0" + text.encode() + b"\0")
     files = [str(f) for _, f, t in texts if t is not None]
-    key = digest.hexdigest()
+    # the cache stores file paths: key it on where the files are too, not only on their content
+    key = hashlib.sha256((digest.hexdigest() + "\0" + "\0".join(str(Path(f).resolve()) for f in files)).encode()
+                         ).hexdigest()
     cached = None if problems else _cache_load(key)
     if cached is not None:
         entries, tables = cached
@@ -145,7 +147,7 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
         if rule.id in disabled:
             continue
         rules.append(compiled.build(rule, len(rules), tables, file, line, pack))
-    return RuleSet(rules, tables, key[:16], files)
+    return RuleSet(rules, tables, digest.hexdigest()[:16], files)
 
 
 def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProblem]):

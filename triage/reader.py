@@ -13,6 +13,8 @@ while a file is read in large blocks (speed).
 from __future__ import annotations
 
 import gzip
+import tarfile
+import zipfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -104,7 +106,7 @@ class BlockReader:
             chunk = read1(len(view))
             view[: len(chunk)] = chunk
             return len(chunk)
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        except (EOFError, zlib.error, gzip.BadGzipFile, zipfile.BadZipFile, tarfile.ReadError) as exc:
             raise InputError(f"compressed input is truncated or corrupt after line {self.lines_read}: "
                              f"{exc}") from None
 

@@ -25,7 +25,9 @@ _PUBLIC_HOSTS = {"github.com", "www.github.com", "raw.githubusercontent.com", "h
 _TLDS = r"(?:com|net|org|cn|io|ai|co|local|internal|lan|corp|cluster|svc|intra|edu|gov)"
 
 _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
-    ("email", re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b"), 0),
+    # every repetition bounded: evidence lines can be megabytes, and `(a.)+` would backtrack
+    ("email", re.compile(r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,6}\.[A-Za-z]{2,24}\b"),
+     0),
     ("token", re.compile(r"\b(?:hf|sk|ghp|gho|github_pat|xox[bap])[_-][A-Za-z0-9_-]{16,}"), 0),
     ("token", re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{12,}=*)"), 1),
     ("token", re.compile(r"(?i)\b(?:api[_-]?key|access[_-]?key|secret|token|passw(?:or)?d|pwd)\b[\"']?\s*[:=]\s*"
@@ -37,7 +39,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
     ("user", re.compile(r"\b([A-Za-z0-9_-]+)@[A-Za-z0-9][A-Za-z0-9.-]*:[~/]"), 1),
     ("host", re.compile(r"(?i)\b(?:host(?:name)?|node(?:_?name)?|server)\s*[=:]\s*[\"']?([A-Za-z][A-Za-z0-9-]{2,}"
                         r"(?:\.[A-Za-z0-9-]+)*)"), 1),
-    ("host", re.compile(rf"\b((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+{_TLDS})\b", re.I), 1),
+    ("host", re.compile(rf"\b((?:[A-Za-z0-9](?:[A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?\.){{1,8}}{_TLDS})\b", re.I), 1),
     ("ip", re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]*\d)"), 0),
     ("ip", re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])"), 0),
 ]
@@ -112,6 +114,10 @@ class Redactor:
         for name in report.files:
             if name:
                 self.scan(name)
+        for problem in report.input_errors:
+            self.scan(problem.message)
+        for note in report.notices:
+            self.scan(note)
         return Report.model_validate(_walk(report.model_dump(), self))
 
     def _scan_finding(self, finding: Finding) -> None:

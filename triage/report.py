@@ -93,7 +93,10 @@ class Report(BaseModel):
     matcher: str = ""
 
     def exit_code(self, fail_on: str = "error") -> int:
-        """0 when nothing at or above ``fail_on`` severity fired and no unrecognised error; else 1."""
+        """The CLI's exit code: 2 when an input could not be read to its end; else 1 when a finding
+        at or above ``fail_on`` severity fired or an error line went unrecognised; else 0."""
+        if self.input_errors:
+            return 2
         limit = SEVERITIES.index(fail_on)
         failing = any(SEVERITIES.index(f.severity) <= limit for f in self.findings if f.suppressed_by is None)
         return 1 if failing or self.unrecognised else 0

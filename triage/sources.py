@@ -70,10 +70,9 @@ def _file_sources(path: str) -> list[Source]:
         if lower.endswith(".zip"):
             with zipfile.ZipFile(path) as zf:
                 names = sorted(i.filename for i in zf.infolist() if not i.is_dir())
-        else:
-            with tarfile.open(path, mode="r:*") as tf:
-                names = sorted(m.name for m in tf.getmembers() if m.isfile())
-    except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
+        else:  # archive order: members are then read forward through one decompression
+            names = [m.name for m in _tar(path).getmembers() if m.isfile()]
+    except _ARCHIVE_ERRORS as exc:
         raise InputError(f"{path}: cannot read archive: {exc}") from None
     return [Source(f"{path}:{name}", path, name) for name in names]
 
@@ -93,7 +92,7 @@ def open_source(source: Source) -> Iterator[BinaryIO]:
         return
     p = Path(source.path)
     try:
-        handle = p.open("rb")
+        handle = p.open("rb", buffering=_SNIFF)  # so the encoding sniff can peek 64 KiB
     except FileNotFoundError:
         raise InputError(f"{p}: no such file") from None
     except IsADirectoryError:
@@ -109,20 +108,42 @@ def open_source(source: Source) -> Iterator[BinaryIO]:
         handle.close()
 
 
+_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, KeyError, OSError, EOFError, zlib.error, RuntimeError,
+                   NotImplementedError)
+_open_tars: dict[str, tarfile.TarFile] = {}
+
+
+def _tar(path: str) -> tarfile.TarFile:
+    """The open tar archive at ``path``: one stays open so its members are read in one pass."""
+    tf = _open_tars.get(path)
+    if tf is None:
+        for old in _open_tars.values():
+            old.close()
+        _open_tars.clear()
+        tf = _open_tars[path] = tarfile.open(path, mode="r:*")
+    return tf
+
+
 @contextmanager
 def _open_member(source: Source) -> Iterator[BinaryIO]:
-    try:
+    member = None
+    zf = None
+    try:  # only opening is guarded: errors while the engine reads come from the engine
         if source.path.lower().endswith(".zip"):
-            with zipfile.ZipFile(source.path) as zf, zf.open(source.member) as member:
-                yield member  # type: ignore[misc]
+            zf = zipfile.ZipFile(source.path)
+            member = zf.open(source.member)
         else:
-            with tarfile.open(source.path, mode="r:*") as tf:
-                member = tf.extractfile(source.member)
-                if member is None:
-                    raise InputError(f"{source.label}: not a regular file")
-                yield member  # type: ignore[misc]
-    except (tarfile.TarError, zipfile.BadZipFile, KeyError, zlib.error) as exc:
+            member = _tar(source.path).extractfile(source.member)
+            if member is None:
+                raise InputError(f"{source.label}: not a regular file")
+    except _ARCHIVE_ERRORS as exc:
         raise InputError(f"{source.label}: cannot read archive member: {exc}") from None
+    try:
+        yield member  # type: ignore[misc]
+    finally:
+        member.close()
+        if zf is not None:
+            zf.close()
 
 
 def transcode(stream: BinaryIO) -> BinaryIO:
@@ -148,11 +169,14 @@ def _peek(stream: BinaryIO) -> bytes:
 
 
 def _looks_gbk(head: bytes) -> bool:
-    if not head or max(head) < 0x80:
+    if not head:
+        return False
+    if head.isascii():
         return False
     sample = head[: head.rfind(b"\n") + 1] or head
     try:
-        sample.decode("utf-8")
+        # not final: a sample cut inside a multi-byte character is still UTF-8
+        codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
         return False
     except UnicodeDecodeError:
         pass
@@ -170,20 +194,18 @@ class _Transcoder(io.RawIOBase):
         self._raw = raw
         self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         self._pending = b""
-        self._eof = False
 
     def readable(self) -> bool:
         return True
 
     def read1(self, size: int = -1) -> bytes:
-        while not self._pending and not self._eof:
+        # No end-of-file latch: under --follow the file keeps growing after an empty read.
+        while not self._pending:
             read = getattr(self._raw, "read1", self._raw.read)
             chunk = read(size if size and size > 0 else 1 << 20)
             if not chunk:
-                self._eof = True
-                self._pending = self._decoder.decode(b"", final=True).encode("utf-8")
-            else:
-                self._pending = self._decoder.decode(chunk).encode("utf-8")
+                return b""
+            self._pending = self._decoder.decode(chunk).encode("utf-8")
         n = len(self._pending) if size is None or size < 0 else size
         out, self._pending = self._pending[:n], self._pending[n:]
         return out

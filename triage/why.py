@@ -94,6 +94,7 @@ def explain_rule(rule: CompiledRule, log: str) -> list[str]:
     anchors: list[int] = []
     follower_best: tuple[int, int, int, str, list[str]] | None = None
     for source in expand([log]):
+        anchors = []  # a follower must be in the same file as its anchor, as in the engine
         with open_source(source) as stream:
             for block in BlockReader(stream):
                 for number, raw in block.lines():

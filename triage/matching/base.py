@@ -12,7 +12,8 @@ from triage.reader import Block
 
 #: Line-level detectors of error lines no rule may explain; ids follow the rule indices.
 DETECTORS: tuple[tuple[str, str], ...] = (
-    ("python-exception", r"(?:Error|Exception|Failure|Interrupt)(?::|$)"),
+    # `\r` too: in Hyperscan's multiline mode `$` is only before `\n` (CRLF and CR-only logs)
+    ("python-exception", r"(?:Error|Exception|Failure|Interrupt)(?::|\r|$)"),
     ("plog-error", r"\[ERROR\] "),
     ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
     ("compile-error", r":\d+:\d+: (?:fatal )?error: "),
@@ -101,5 +102,25 @@ def line_around(data: bytes | bytearray, sep: bytes, offset: int, limit: int | N
     return start, end
 
 
+def line_hits(rx: re.Pattern, text, sep) -> list[int]:
+    """Start offsets of ``rx`` hits in ``text``, searching again from the start of each line.
+
+    ``finditer`` would let a match that began on one line (``\\s`` and ``\\S`` can span a line
+    end) swallow a real match on the next; restarting at the following line start cannot.
+    """
+    out = []
+    pos = 0
+    while True:
+        m = rx.search(text, pos)
+        if m is None:
+            return out
+        out.append(m.start())
+        nxt = text.find(sep, m.start())
+        if nxt < 0:
+            return out
+        pos = nxt + 1
+
+
 def strip_cr(line: bytes, sep: bytes) -> bytes:
+    """``line`` without the ``\\r`` of a CRLF line end (when lines end at ``\\n``)."""
     return line[:-1] if sep == b"\n" and line.endswith(b"\r") else line

@@ -17,7 +17,7 @@ from pathlib import Path
 import hyperscan as hs
 
 from triage.cache import cache_dir
-from triage.matching.base import Candidate, PrefilterPattern, line_around, strip_cr
+from triage.matching.base import Candidate, PrefilterPattern, line_around, line_hits, strip_cr
 from triage.normalize import strip_ansi
 from triage.reader import Block
 
@@ -107,8 +107,8 @@ class HyperscanMatcher:
         add = hits.append
         self._db.scan(view, match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
         for rx, target in self._slow:
-            for m in rx.finditer(view):
-                hits.append((m.end(), -1 - target))
+            for start in line_hits(rx, bytes(view), block.sep):
+                hits.append((start + 1, -1 - target))
         if not hits:
             return
         hits.sort()

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from triage.dialect import _c, _p
-from triage.matching.base import Candidate, PrefilterPattern, line_around, strip_cr
+from triage.matching.base import Candidate, PrefilterPattern, line_around, line_hits, strip_cr
 from triage.normalize import strip_ansi
 from triage.reader import Block
 
@@ -164,7 +164,7 @@ class LiteralMatcher:
             text = data.decode("utf-8", "replace")
             if len(text) == len(data):  # ASCII: str offsets are byte offsets
                 for rx, target in self._slow:
-                    hits.extend((m.start(), target) for m in rx.finditer(text))
+                    hits.extend((off, target) for off in line_hits(rx, text, sep.decode()))
             else:
                 every_line = True
                 hits.extend((off, -1) for off in self._all_line_starts(data, sep))

@@ -55,7 +55,7 @@ def render(report: Report, console: Console) -> None:
             console.print(f"  {escape(_where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
     for t in report.truncated_lines:
         console.print(f"note: {_where(t.file, t.line)} is {t.length} bytes long; matched on its first "
-                      f"{t.limit} bytes", style="dim", highlight=False)
+                      f"{t.limit} bytes", style="dim", highlight=False, markup=False)
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
@@ -67,7 +67,7 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
     sev = _SEVERITY_STYLE.get(f.severity, "")
     if not full:
         note = f" (symptom of {f.suppressed_by})" if f.suppressed_by else ""
-        console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} [{f.layer}/{escape(f.component)}] "
+        console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} {escape(f'[{f.layer}/{f.component}]')} "
                       f"{f.rule_id}, x{f.count}{escape(note)}", highlight=False, soft_wrap=True)
         ev = f.evidence[0]
         console.print(f"    {escape(_where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
@@ -76,7 +76,7 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
     console.print(f"  rule {f.rule_id} · severity {f.severity} · seen {f.count}x, "
                   f"{_where(f.first_file, f.first_line)}"
                   + (f" to {_where(f.last_file, f.last_line)}" if f.count > 1 else ""),
-                  style="dim", highlight=False, soft_wrap=True)
+                  style="dim", highlight=False, soft_wrap=True, markup=False)
     console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
     console.print("  Fix:", highlight=False)
     for i, step in enumerate(f.fix, 1):
