@@ -462,7 +462,7 @@ from triage.matching.hyperscan_matcher import HyperscanMatcher
 from triage.matching.base import prefilter_patterns
 from triage.matching.select import DETECTORS
 try:
-    cold = HyperscanMatcher(prefilter_patterns(rs.rules), len(rs.rules) + len(DETECTORS), use_cache=False)
+    cold = HyperscanMatcher(prefilter_patterns(rs.rules), use_cache=False)
     cold_s = cold.compile_seconds
 except Exception:
     cold_s = None
@@ -509,7 +509,7 @@ t1 = time.perf_counter()
 rs = load_rules(packs)
 t2 = time.perf_counter()
 pats = prefilter_patterns(rs.rules)
-m = HyperscanMatcher(pats, len(rs.rules) + len(DETECTORS), use_cache=False)
+m = HyperscanMatcher(pats, use_cache=False)
 t3 = time.perf_counter()
 with open(sys.argv[1], 'rb') as f:
     for b in BlockReader(f):

@@ -48,7 +48,8 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
     ``\\n``); bytes that are not UTF-8 are decoded with replacement, never dropped.
 
     Returns the ranked :class:`~triage.report.Report`. Raises
-    :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded.
+    :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded and ``ValueError`` for an
+    unknown ``matcher`` name.
     """
     data = _text_bytes(text)
     if matcher is None and len(data) < SMALL_INPUT:
@@ -65,8 +66,9 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
             matcher: str | None = None) -> Report:
     """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
 
-    Raises :class:`~triage.errors.InputError` for a path that does not exist; inputs that fail
-    while being read are listed in ``Report.input_errors``.
+    Raises :class:`~triage.errors.InputError` for a path that does not exist,
+    :class:`~triage.errors.RulesInvalid` for invalid rules and ``ValueError`` for an unknown
+    ``matcher``; inputs that fail while being read are listed in ``Report.input_errors``.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
@@ -108,6 +110,7 @@ def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
     """Yield each :class:`~triage.report.Finding` as soon as its rule first fires in ``lines``.
 
     ``lines`` may be an endless iterator (a followed log); each line is processed as it arrives.
+    Lines are taken as text (``bytes`` are decoded as UTF-8 with replacement; no encoding sniffing).
     """
     analysis = Analysis(rules or default_rules(), matcher)
     yield from analysis.feed(_LineStream(lines), None)

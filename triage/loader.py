@@ -200,7 +200,12 @@ def _cache_load(key: str):
     import pickle
 
     try:
-        with _cache_path(key).open("rb") as f:
+        path = _cache_path(key)
+        st = path.stat()
+        # A pickle can run code: trust only our own file that nobody else can write.
+        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            return None
+        with path.open("rb") as f:
             return pickle.load(f)
     except Exception:  # absent, stale or unreadable: validate from the files
         return None

@@ -63,6 +63,7 @@ class Block:
         return self.known_seps
 
     def line_count(self) -> int:
+        """Lines in the block: separators, plus one for a last line without its separator."""
         if self.seps < 0:
             self.seps = self.count_to(self.end)
         n = self.seps

@@ -129,11 +129,6 @@ class Redactor:
             self.scan(value)
 
 
-def redact_report(report: Report) -> Report:
-    """A copy of ``report`` with personal details replaced by numbered placeholders."""
-    return Redactor().report(report)
-
-
 def _walk(value: Any, red: Redactor) -> Any:
     if isinstance(value, str):
         return red.apply(value)

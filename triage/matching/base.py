@@ -37,7 +37,10 @@ class Matcher(Protocol):
 
     name: str
 
-    def candidates(self, block: Block) -> Iterator[Candidate]: ...
+    def candidates(self, block: Block) -> Iterator[Candidate]:
+        """Lines of ``block`` that may match, in order: ``(line number, raw bytes without the line
+        end, candidate target ids)``; a superset of the lines any rule or detector accepts."""
+        ...
 
 
 def _unanchor(pattern: str) -> str:

@@ -38,8 +38,7 @@ class HyperscanMatcher:
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int = 0, *, use_cache: bool = True,
-                 only_cached: bool = False):
+    def __init__(self, patterns: Sequence[PrefilterPattern], *, use_cache: bool = True, only_cached: bool = False):
         self._esc_id = len(patterns)
         self._target_of = [p.target for p in patterns]
         self._slow: list[tuple[re.Pattern[bytes], int]] = []

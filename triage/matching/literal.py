@@ -109,7 +109,7 @@ class LiteralMatcher:
 
     name = "literal"
 
-    def __init__(self, patterns: Sequence[PrefilterPattern], target_count: int):
+    def __init__(self, patterns: Sequence[PrefilterPattern]):
         self._by_literal: dict[str, set[int]] = {}
         self._slow: list[tuple[re.Pattern[str], int]] = []
         for p in patterns:

@@ -36,9 +36,9 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
                 raise
         else:
             try:
-                return HyperscanMatcher(patterns, targets, use_cache=use_cache, only_cached=name == "small")
+                return HyperscanMatcher(patterns, use_cache=use_cache, only_cached=name == "small")
             except LookupError:
                 pass
     from triage.matching.literal import LiteralMatcher
 
-    return LiteralMatcher(patterns, targets)
+    return LiteralMatcher(patterns)
