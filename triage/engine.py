@@ -59,8 +59,9 @@ class _State:
 class Analysis:
     """Diagnose one or more logs with ``rules``.
 
-    ``matcher`` is a matcher name (``auto``, ``hyperscan``, ``literal``, ``reference``) or None
-    for the default (``TRIAGE_MATCHER`` or ``auto``).
+    ``matcher`` is a :class:`~triage.matching.Matcher`, a matcher name (``auto``, ``small``,
+    ``hyperscan``, ``literal``, ``reference``) or None for the default (``TRIAGE_MATCHER`` or
+    ``auto``). ``max_line`` and ``block_size`` are in bytes.
     """
 
     def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE,
@@ -83,6 +84,7 @@ class Analysis:
 
     @property
     def matcher(self) -> Matcher:
+        """The prefilter, built on first use (raises ``ValueError`` for an unknown name)."""
         if self._matcher is None:
             name = self._matcher_spec if isinstance(self._matcher_spec, str) else None
             self._matcher = choose_matcher(self._rules, name)
@@ -90,7 +92,12 @@ class Analysis:
 
     # -- input -------------------------------------------------------------------------------------
     def feed(self, stream: BinaryIO, file: str | None = None) -> Iterator[Finding]:
-        """Read ``stream`` to its end; yield each finding when its rule fires for the first time."""
+        """Read ``stream`` (binary, with ``read1`` or ``read``) to its end; yield each finding when
+        its rule fires for the first time. ``file`` names the input in evidence (None for stdin).
+
+        Raises :class:`~triage.errors.InputError` when a compressed stream turns out truncated or
+        corrupt; the lines read before it stay counted.
+        """
         file_index = len(self._files)
         self._files.append(file)
         reader = BlockReader(stream, block_size=self.block_size, max_line=self.max_line)
