@@ -10,7 +10,7 @@ from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
 from triage.report import Finding, InputProblem, Report
-from triage.sources import Source, expand, open_source, transcode
+from triage.sources import Source, expand, open_source, plain_file_bytes, transcode
 
 # Below this many bytes of known input, a cached Hyperscan database or the literal prefilter
 # (built in ~50 ms) is cheaper than compiling a database.
@@ -136,13 +136,6 @@ class _LineStream:
 
 
 def total_size(sources: list[Source]) -> int:
-    """Bytes on disk of ``sources`` (stdin and archive members count as large)."""
-    total = 0
-    for s in sources:
-        if s.path == "-" or s.member is not None or s.path.endswith((".gz", ".tgz")):
-            return SMALL_INPUT  # unknown or compressed: the size on disk says little
-        try:
-            total += Path(s.path).stat().st_size
-        except OSError:
-            pass
-    return total
+    """Bytes of input in ``sources``; stdin, archives and compressed files count as large."""
+    total, all_plain = plain_file_bytes(sources)
+    return total if all_plain else SMALL_INPUT  # the size on disk says little otherwise

@@ -6,10 +6,7 @@ from collections import defaultdict
 
 from triage.corpus import CorpusCase
 from triage.loader import RuleSet
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+from triage.render.markdown import cell
 
 
 def render_catalog(rules: RuleSet, cases: list[CorpusCase]) -> str:
@@ -36,7 +33,7 @@ def render_catalog(rules: RuleSet, cases: list[CorpusCase]) -> str:
                 "|---|---|---|---|---|---|"]
         for r in by_file[name]:
             src = ", ".join(sources.get(r.id, [])) or "none"
-            out.append(f"| `{r.id}` | {_cell(r.rule.title)} | {r.rule.layer} | {_cell(r.rule.component)} | "
-                       f"{r.rule.severity} | {_cell(src)} |")
+            out.append(f"| `{r.id}` | {cell(r.rule.title)} | {r.rule.layer} | {cell(r.rule.component)} | "
+                       f"{r.rule.severity} | {cell(src)} |")
         out.append("")
     return "\n".join(out)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from triage.sources import Source
+from triage.sources import Source, plain_file_bytes
 
 #: Inputs smaller than this finish before a bar is worth drawing.
 MIN_BYTES = 64 << 20
@@ -19,14 +18,7 @@ def progress_for(sources: list[Source], *, enabled: bool = True) -> Iterator[Cal
 
     A bar is shown only when stderr is a terminal and the plain files add up to ``MIN_BYTES``.
     """
-    total = 0
-    for s in sources:
-        if s.path == "-" or s.member is not None:
-            continue
-        try:
-            total += Path(s.path).stat().st_size
-        except OSError:
-            pass
+    total, _ = plain_file_bytes(sources)
     if not enabled or total < MIN_BYTES or not sys.stderr.isatty():
         yield None
         return

@@ -62,6 +62,21 @@ def expand(paths: list[str]) -> list[Source]:
     return out
 
 
+def plain_file_bytes(sources: list[Source]) -> tuple[int, bool]:
+    """Bytes on disk of the plain files among ``sources``, and whether all of them are plain
+    (not stdin, not an archive member, not compressed, so that the sum is the input's size)."""
+    total, all_plain = 0, True
+    for s in sources:
+        if s.path == "-" or s.member is not None or s.path.endswith((".gz", ".tgz")):
+            all_plain = False
+            continue
+        try:
+            total += Path(s.path).stat().st_size
+        except OSError:
+            pass
+    return total, all_plain
+
+
 def _file_sources(path: str) -> list[Source]:
     lower = path.lower()
     if not lower.endswith(_ARCHIVE_SUFFIXES):

@@ -105,6 +105,35 @@ def line_around(data: bytes | bytearray, sep: bytes, offset: int, limit: int | N
     return start, end
 
 
+def hits_by_line(block: Block, data: bytes | bytearray, limit: int,
+                 hits: list[tuple[int, object]]) -> Iterator[tuple[int, int, int, list]]:
+    """Group ``hits`` (``(byte offset, payload)``, sorted by offset) by the line they fall on.
+
+    Yields ``(line start, line end, line number, payloads)`` in line order. ``data[:limit]`` is
+    the block's text; when ``data`` is the block's own buffer the newline count is shared with
+    the reader (each byte is counted once), otherwise it is counted here.
+    """
+    sep = block.sep
+    own = data is block.buf
+    seps = counted_to = 0
+    start = end = -1
+    payloads: list = []
+    for offset, payload in hits:
+        if not (start <= offset < end or offset == end >= 0):
+            if payloads:
+                yield start, end, block.first_line + seps, payloads
+            start, end = line_around(data, sep, offset, limit)
+            if own:
+                seps = block.count_to(start)  # the reader finishes the count from here
+            else:
+                seps += data.count(sep, counted_to, start)
+                counted_to = start
+            payloads = []
+        payloads.append(payload)
+    if payloads:
+        yield start, end, block.first_line + seps, payloads
+
+
 def line_hits(rx: re.Pattern, text, sep) -> list[int]:
     """Start offsets of ``rx`` hits in ``text``, searching again from the start of each line.
 

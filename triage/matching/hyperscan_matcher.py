@@ -17,7 +17,7 @@ from pathlib import Path
 import hyperscan as hs
 
 from triage.cache import cache_dir
-from triage.matching.base import Candidate, PrefilterPattern, line_around, line_hits, strip_cr
+from triage.matching.base import Candidate, PrefilterPattern, hits_by_line, line_hits, strip_cr
 from triage.normalize import strip_ansi
 from triage.reader import Block
 
@@ -108,35 +108,14 @@ class HyperscanMatcher:
         for rx, target in self._slow:
             for start in line_hits(rx, bytes(view), block.sep):
                 hits.append((start + 1, -1 - target))
-        if not hits:
-            return
         hits.sort()
-        sep = block.sep
-        line_no = block.first_line
-        counted_to = 0
-        seps = 0  # separators before counted_to
-        current_start = -1
-        current_end = -1
-        targets: set[int] = set()
-        for to, pid in hits:
-            offset = max(to - 1, 0)
-            if current_start <= offset < current_end or (offset == current_end and current_end >= 0):
+        # a hit ends at `to`: its last byte, `to - 1`, is on the line it belongs to
+        for start, end, line_no, pids in hits_by_line(block, data, len(view), [(max(to - 1, 0), pid)
+                                                                                  for to, pid in hits]):
+            targets: set[int] = set()
+            for pid in pids:
                 self._add_target(pid, targets)
-                continue
-            if targets:
-                yield from self._emit(data, sep, current_start, current_end, line_no, targets)
-            start, end = line_around(data, sep, offset, len(view))
-            if data is block.buf:
-                seps = block.count_to(start)  # the reader finishes the count from here
-            else:  # re-encoded after invalid UTF-8: offsets differ from the block's, count here
-                seps += data.count(sep, counted_to, start)
-            line_no = block.first_line + seps
-            counted_to = start
-            current_start, current_end = start, end
-            targets = set()
-            self._add_target(pid, targets)
-        if targets:
-            yield from self._emit(data, sep, current_start, current_end, line_no, targets)
+            yield from self._emit(data, block.sep, start, end, line_no, targets)
 
     def _add_target(self, pid: int, targets: set[int]) -> None:
         if pid < 0:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from triage.dialect import _c, _p
-from triage.matching.base import Candidate, PrefilterPattern, line_around, line_hits, strip_cr
+from triage.matching.base import Candidate, PrefilterPattern, hits_by_line, line_hits, strip_cr
 from triage.normalize import strip_ansi
 from triage.reader import Block
 
@@ -168,36 +168,26 @@ class LiteralMatcher:
             else:
                 every_line = True
                 hits.extend((off, -1) for off in self._all_line_starts(data, sep))
-        if not hits:
-            return
         hits.sort(key=lambda h: h[0])
-        line_no = block.first_line
-        counted_to = 0
-        current = (-1, -1)
-        targets: set[int] = set()
-        recheck = False
-        for off, what in hits:
-            if not (current[0] <= off < current[1] or (off == current[1] and current[1] >= 0)):
-                if targets or recheck:
-                    yield from self._emit(data, sep, current, line_no, targets, recheck)
-                start, end = line_around(data, sep, off)
-                line_no += data.count(sep, counted_to, start)
-                counted_to = start
-                current, targets, recheck = (start, end), set(), every_line
-            if isinstance(what, int):
-                if what >= 0:
-                    targets.add(what)
-            elif what == b"\x1b":
-                recheck = True  # ANSI codes may split a literal: look at the line without them
-            else:
-                for n in self._lengths:
-                    if n > len(what):
-                        break
-                    found = self._by_bytes.get(what[:n])
-                    if found:
-                        targets |= found
-        if targets or recheck:
-            yield from self._emit(data, sep, current, line_no, targets, recheck)
+        # group over the block's own buffer so the reader reuses this newline count
+        for start, end, line_no, whats in hits_by_line(block, block.buf, block.end, hits):
+            targets: set[int] = set()
+            recheck = every_line
+            for what in whats:
+                if isinstance(what, int):
+                    if what >= 0:
+                        targets.add(what)
+                elif what == b"\x1b":
+                    recheck = True  # ANSI codes may split a literal: look at the line without them
+                else:
+                    for n in self._lengths:
+                        if n > len(what):
+                            break
+                        found = self._by_bytes.get(what[:n])
+                        if found:
+                            targets |= found
+            if targets or recheck:
+                yield from self._emit(block.buf, sep, (start, end), line_no, targets, recheck)
 
     def _emit(self, data: bytes, sep: bytes, span: tuple[int, int], line_no: int, targets: set[int],
               recheck: bool) -> Iterator[Candidate]:

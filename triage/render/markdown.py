@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from triage.render.text import headline
+from triage.render.text import headline, where
 from triage.report import Finding, Report
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
+    """``text`` made safe for one Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -18,13 +19,9 @@ def _fence(lines: list[str]) -> str:
     return f"{ticks}text\n{body}\n{ticks}"
 
 
-def _where(file: str | None, line: int) -> str:
-    return f"{file}:{line}" if file else f"line {line}"
-
-
 def render(report: Report) -> str:
     """The report as GitHub-flavoured Markdown."""
-    out = [f"### triage: {_cell(headline(report))}", ""]
+    out = [f"### triage: {cell(headline(report))}", ""]
     root = report.root_cause
     if root is not None:
         out += _finding(root, heading="Root cause")
@@ -34,12 +31,12 @@ def render(report: Report) -> str:
                 "|---|---|---|---|---|---|"]
         for f in others:
             note = f" (symptom of `{f.suppressed_by}`)" if f.suppressed_by else ""
-            out.append(f"| {f.severity} | {_cell(f.title)}{note} | {f.layer} / {_cell(f.component)} | "
-                       f"`{f.rule_id}` | {_cell(_where(f.first_file, f.first_line))} | {f.count} |")
+            out.append(f"| {f.severity} | {cell(f.title)}{note} | {f.layer} / {cell(f.component)} | "
+                       f"`{f.rule_id}` | {cell(where(f.first_file, f.first_line))} | {f.count} |")
     if report.unrecognised:
         out += ["", "**Unrecognised error lines** (no rule explains them):", "",
-                _fence([f"{_where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]
-    evidence = [f"{_where(ev.file, ev.line)}: {ev.text}" for f in others for ev in f.evidence]
+                _fence([f"{where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]
+    evidence = [f"{where(ev.file, ev.line)}: {ev.text}" for f in others for ev in f.evidence]
     if evidence:
         out += ["", "<details><summary>Evidence of the other findings</summary>", "", _fence(evidence), "",
                 "</details>"]
@@ -49,11 +46,11 @@ def render(report: Report) -> str:
 
 
 def _finding(f: Finding, heading: str) -> list[str]:
-    out = [f"**{heading}: {_cell(f.title)}** — layer `{f.layer}`, component {f.component}, severity "
+    out = [f"**{heading}: {cell(f.title)}** — layer `{f.layer}`, component {f.component}, severity "
            f"{f.severity} (`{f.rule_id}`, seen {f.count}x)", "", f.cause, "", "**Fix**", ""]
     out += [f"{i}. {step}" for i, step in enumerate(f.fix, 1)]
     out += ["", "<details><summary>Evidence</summary>", "",
-            _fence([f"{_where(ev.file, ev.line)}: {ev.text}" for ev in f.evidence]), "", "</details>"]
+            _fence([f"{where(ev.file, ev.line)}: {ev.text}" for ev in f.evidence]), "", "</details>"]
     if f.references:
         out += ["", "References: " + ", ".join(f.references)]
     return out

@@ -10,7 +10,8 @@ from triage.report import Finding, Report
 _SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
 
 
-def _where(file: str | None, line: int) -> str:
+def where(file: str | None, line: int) -> str:
+    """``file:line``, or ``line N`` for stdin and pasted text."""
     return f"{file}:{line}" if file else f"line {line}"
 
 
@@ -21,7 +22,7 @@ def headline(report: Report) -> str:
         return f"Root cause: {root.title} [{root.layer}/{root.component}] -> fix: {root.fix[0]}"
     if report.unrecognised:
         return (f"No known root cause: {len(report.unrecognised)} unrecognised error line(s); "
-                f"first at {_where(report.unrecognised[0].file, report.unrecognised[0].line)}")
+                f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}")
     if report.findings:
         return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
     if report.lines_read == 0:
@@ -31,7 +32,7 @@ def headline(report: Report) -> str:
 
 def stream_line(finding: Finding) -> str:
     """One line announcing a finding the moment it is first seen (streaming mode)."""
-    return (f"[{finding.severity}] {_where(finding.first_file, finding.first_line)} "
+    return (f"[{finding.severity}] {where(finding.first_file, finding.first_line)} "
             f"{finding.rule_id}: {finding.title} [{finding.layer}/{finding.component}]")
 
 
@@ -52,9 +53,9 @@ def render(report: Report, console: Console) -> None:
         console.print()
         console.print("Unrecognised error lines (no rule explains them):", style="bold yellow")
         for u in report.unrecognised:
-            console.print(f"  {escape(_where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
+            console.print(f"  {escape(where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
     for t in report.truncated_lines:
-        console.print(f"note: {_where(t.file, t.line)} is {t.length} bytes long; matched on its first "
+        console.print(f"note: {where(t.file, t.line)} is {t.length} bytes long; matched on its first "
                       f"{t.limit} bytes", style="dim", highlight=False, markup=False)
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
@@ -70,12 +71,12 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
         console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} {escape(f'[{f.layer}/{f.component}]')} "
                       f"{f.rule_id}, x{f.count}{escape(note)}", highlight=False, soft_wrap=True)
         ev = f.evidence[0]
-        console.print(f"    {escape(_where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
+        console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
                       highlight=False, soft_wrap=True)
         return
     console.print(f"  rule {f.rule_id} · severity {f.severity} · seen {f.count}x, "
-                  f"{_where(f.first_file, f.first_line)}"
-                  + (f" to {_where(f.last_file, f.last_line)}" if f.count > 1 else ""),
+                  f"{where(f.first_file, f.first_line)}"
+                  + (f" to {where(f.last_file, f.last_line)}" if f.count > 1 else ""),
                   style="dim", highlight=False, soft_wrap=True, markup=False)
     console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
     console.print("  Fix:", highlight=False)
@@ -83,7 +84,7 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
         console.print(f"    {i}. {escape(step)}", highlight=False, soft_wrap=True)
     console.print("  Evidence:", highlight=False)
     for ev in f.evidence:
-        console.print(f"    {escape(_where(ev.file, ev.line))}: {escape(ev.text.strip())}", highlight=False,
+        console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", highlight=False,
                       soft_wrap=True)
     if f.references:
         console.print("  See: " + escape(" ".join(f.references[:3])), style="dim", highlight=False, soft_wrap=True)
