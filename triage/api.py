@@ -6,6 +6,7 @@ import io
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from triage.compat import Knowledge
 from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
@@ -43,18 +44,19 @@ def _text_bytes(text: str | bytes | Iterable[str | bytes]) -> bytes:
 
 
 def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None = None,
-            matcher: str | None = None) -> Report:
+            matcher: str | None = None, knowledge: Knowledge | None = None) -> Report:
     """Diagnose log text in memory: a ``str`` or ``bytes``, or an iterable of lines (with or without
     ``\\n``); bytes that are not UTF-8 are decoded with replacement, never dropped.
 
     Returns the ranked :class:`~triage.report.Report`. Raises
     :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded and ``ValueError`` for an
-    unknown ``matcher`` name.
+    unknown ``matcher`` name. ``knowledge`` replaces the built-in fact extractors, fact checks
+    and compatibility tables (``compat/``).
     """
     data = _text_bytes(text)
     if matcher is None and len(data) < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher)
+    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
     # bytes get the same sniffing as files: a BOM, UTF-16, GBK text
     stream = transcode(io.BufferedReader(io.BytesIO(data))) if not isinstance(text, str) else io.BytesIO(data)
     for _ in analysis.feed(stream, None):
@@ -63,19 +65,21 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
 
 
 def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
-            matcher: str | None = None) -> Report:
+            matcher: str | None = None, knowledge: Knowledge | None = None) -> Report:
     """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
 
     Raises :class:`~triage.errors.InputError` for a path that does not exist,
     :class:`~triage.errors.RulesInvalid` for invalid rules and ``ValueError`` for an unknown
     ``matcher``; inputs that fail while being read are listed in ``Report.input_errors``.
+    Facts read from any of the inputs (a ``triage collect`` file beside the logs) feed the
+    compatibility checks together.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
     sources = expand([str(p) for p in paths])
     if matcher is None and total_size(sources) < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher)
+    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
     for source in sources:
         for _ in feed_source(analysis, source):
             pass
@@ -111,6 +115,7 @@ def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
 
     ``lines`` may be an endless iterator (a followed log); each line is processed as it arrives.
     Lines are taken as text (``bytes`` are decoded as UTF-8 with replacement; no encoding sniffing).
+    Findings reasoned from facts need the whole log and are only in :func:`analyze`'s report.
     """
     analysis = Analysis(rules or default_rules(), matcher)
     yield from analysis.feed(_LineStream(lines), None)

@@ -189,7 +189,7 @@ def version() -> None:
     print(f"triage {__version__}, {len(rs)} rules, digest {rs.digest}")
 
 
-from triage import cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)
+from triage import cli_collect, cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)
 
 
 def main() -> None:

@@ -98,6 +98,8 @@ def bless(
     cases: list[str] = typer.Argument(None, help="Case folder names (default: all)."),
     corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's corpus/)."),
     rules: list[Path] = RulesOpt,
+    facts: bool = typer.Option(False, "--facts", help="Record every fact read (value and line), not only "
+                               "the facts the case already expects."),
 ) -> None:
     """Rewrite each case's `expect` from the current output, so that `git diff` is the review."""
     from triage.api import analyze
@@ -119,6 +121,10 @@ def bless(
         lead = report.findings[0] if report.findings else None
         expect = {"root_cause": lead.rule_id if lead else None, "layer": lead.layer if lead else None,
                   "also": [f.rule_id for f in report.findings[1:]]}
+        wanted = {f.name for f in report.facts} if facts else set(c.case.expect.facts)
+        read = {f.name: {"value": f.value, "line": f.line} for f in report.facts if f.name in wanted}
+        if read:
+            expect["facts"] = read
         meta = c.folder / "case.yaml"
         text = meta.read_text(encoding="utf-8")
         block = yaml.safe_dump({"expect": expect}, sort_keys=False, width=110)

@@ -109,15 +109,22 @@ def test_cmd(
     disable: list[str] = DisableOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print passing checks too."),
 ) -> None:
-    """Run each rule's examples and the corpus cases; print pass/fail and corpus accuracy."""
+    """Run each rule's examples, the fact extractors' and checks' examples (compat/) and the corpus
+    cases; print pass/fail and corpus accuracy."""
+    from triage.compat import load_compat
     from triage.corpus import default_corpus_dir
-    from triage.selftest import check_corpus, check_examples
+    from triage.selftest import check_checks, check_corpus, check_examples, check_extractors
 
     try:
         ruleset = _load(rules, disable)
-        if rule_id and rule_id not in ruleset.by_id:
-            raise _fail(f"no rule `{rule_id}`", 2)
+        knowledge = load_compat()
+        known = set(ruleset.by_id) | {c.id for c in knowledge.checks} | {e.id for e in knowledge.extractors}
+        if rule_id and rule_id not in known:
+            raise _fail(f"no rule, check or extractor `{rule_id}`", 2)
         results = check_examples(ruleset, rule_id)
+        if not rule_id or rule_id.startswith("compat.") or rule_id not in ruleset.by_id:
+            results += [r for r in check_checks(knowledge, ruleset) + check_extractors(knowledge, ruleset)
+                        if not rule_id or r.subject == rule_id]
         folder = corpus or default_corpus_dir()
         case_results = check_corpus(ruleset, folder, rule_id) if folder else []
     except TriageError as exc:

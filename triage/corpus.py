@@ -11,14 +11,25 @@ from triage.errors import RuleProblem, RulesInvalid
 from triage.yaml_source import YamlProblem, load_yaml
 
 
+class FactExpectation(BaseModel):
+    """A fact the case's log must yield: its value and the (1-based) line it comes from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: str
+    line: int
+
+
 class Expectation(BaseModel):
-    """What the case's log must give: the root-cause rule and layer, and rules that fire too."""
+    """What the case's log must give: the root-cause rule (or fact check) and layer, rules that
+    fire too, and environment facts with their lines."""
 
     model_config = ConfigDict(extra="forbid")
 
     root_cause: str | None
     layer: str | None = None
     also: list[str] = Field(default_factory=list)
+    facts: dict[str, FactExpectation] = Field(default_factory=dict)
 
 
 class Case(BaseModel):

@@ -12,7 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from triage.compat import Knowledge, load_compat
+from triage.compat.checks import TESTS
 from triage.compiled import CompiledRule, MatchTimeout, fill
+from triage.facts import CompiledExtractor, FactStore
 from triage.loader import RuleSet
 from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS
@@ -61,11 +64,12 @@ class Analysis:
 
     ``matcher`` is a :class:`~triage.matching.Matcher`, a matcher name (``auto``, ``small``,
     ``hyperscan``, ``literal``, ``reference``) or None for the default (``TRIAGE_MATCHER`` or
-    ``auto``). ``max_line`` and ``block_size`` are in bytes.
+    ``auto``). ``max_line`` and ``block_size`` are in bytes. ``knowledge`` holds the fact
+    extractors, fact checks and compatibility tables (default: the built-in ``compat/``).
     """
 
     def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE,
-                 block_size: int = BLOCK_SIZE):
+                 block_size: int = BLOCK_SIZE, knowledge: Knowledge | None = None):
         self.rules = rules
         self._rules = rules.rules
         self._matcher_spec = matcher
@@ -81,13 +85,24 @@ class Analysis:
         self.lines_read = 0
         #: Called with the byte size of each block read (a progress bar), or None.
         self.on_block = None
+        self.knowledge = knowledge if knowledge is not None else load_compat()
+        extractors = [CompiledExtractor(ex, self.knowledge.facts[ex.fact]) for ex in self.knowledge.extractors]
+        self.facts = FactStore(extractors, list(self.knowledge.facts))
+        # the extractors' patterns join the prefilter after the detectors: (extractor, is its `after`)
+        self._fact_targets: list[tuple[int, bool]] = []
+        self._fact_patterns: list[tuple[str, bool]] = []
+        for k, ex in enumerate(self.knowledge.extractors):
+            for pattern, is_after in ((ex.regex, False), (ex.after, True)):
+                if pattern is not None:
+                    self._fact_targets.append((k, is_after))
+                    self._fact_patterns.append((pattern, ex.ignore_case))
 
     @property
     def matcher(self) -> Matcher:
         """The prefilter, built on first use (raises ``ValueError`` for an unknown name)."""
         if self._matcher is None:
             name = self._matcher_spec if isinstance(self._matcher_spec, str) else None
-            self._matcher = choose_matcher(self._rules, name)
+            self._matcher = choose_matcher(self._rules, name, extra=self._fact_patterns)
         return self._matcher
 
     # -- input -------------------------------------------------------------------------------------
@@ -125,7 +140,17 @@ class Analysis:
         hits: list[tuple] = []  # (rule, line, captures, evidence, last_line) confirmed on this line
         for t in targets:
             if t >= nrules:
-                detectors.append(DETECTORS[t - nrules][0])
+                d = t - nrules
+                if d < len(DETECTORS):
+                    detectors.append(DETECTORS[d][0])
+                    continue
+                if view is None:
+                    view = LineView(decode_line(raw))
+                k, is_after = self._fact_targets[d - len(DETECTORS)]
+                if is_after:
+                    self.facts.see_context(k, file_index, line_no, view)
+                else:
+                    self.facts.offer(k, file_index, file, line_no, view)
                 continue
             if view is None:
                 view = LineView(decode_line(raw))
@@ -214,9 +239,30 @@ class Analysis:
             suppressed_by=suppressed_by, pack=rule.pack,
         )
 
+    def _check_states(self) -> list[_State]:
+        """Findings reasoned from the facts (``compat/checks.yaml``), as states ranked with the rest."""
+        out = []
+        positions = {}
+        for k, check in enumerate(self.knowledge.checks):
+            for verdict in TESTS[check.test].fn(self.facts, self.knowledge, check.params):
+                facts = [f for f in (self.facts.fact(n) for n in verdict.facts) if f is not None]
+                if not facts:
+                    continue
+                for n in verdict.facts:
+                    positions[n] = self.facts.position(n)
+                where = [positions[f.name] for f in facts]
+                first = min(where)
+                last = max(zip(where, facts, strict=True), key=lambda p: p[0])
+                evidence = sorted({Evidence(file=f.file, line=f.line, text=f.text) for f in facts},
+                                  key=lambda e: (self._files.index(e.file) if e.file in self._files else 0, e.line))
+                rule = _CheckRule(check, -1 - k)
+                out.append(_State(rule, count=1, first=first, first_file=self._files[first[0]], last_line=last[0][1],
+                                  last_file=last[1].file, captures=dict(verdict.values), evidence=evidence))
+        return out
+
     def report(self) -> Report:
         """The ranked report of everything fed so far."""
-        states = list(self._states.values())
+        states = list(self._states.values()) + self._check_states()
         base = sorted(states, key=lambda s: rank_key(s.rule, s.first, False))
         suppressed = apply_suppression([s.rule for s in base])
         ranked = sorted(states, key=lambda s: rank_key(s.rule, s.first, s.rule.id in suppressed))
@@ -232,8 +278,23 @@ class Analysis:
             triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
             unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
             truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=list(self.notices),
-            matcher=getattr(self._matcher, "name", ""),
+            matcher=getattr(self._matcher, "name", ""), facts=self.facts.facts(),
         )
+
+
+class _CheckRule:
+    """A fact check in the shape ranking and :meth:`Analysis._finding` expect of a compiled rule."""
+
+    pack = "builtin"
+
+    def __init__(self, check, index: int):
+        self.rule = check
+        self.id = check.id
+        self.index = index
+
+    @staticmethod
+    def placeholders(captures: dict[str, str]) -> dict[str, str]:
+        return captures
 
 
 def _triage_version() -> str:

@@ -51,6 +51,25 @@ class Finding(BaseModel):
     pack: str = "builtin"
 
 
+class Fact(BaseModel):
+    """A fact about the environment read from one log line (a version, a launch parameter, a
+    memory figure), for the report's Environment section and the compatibility checks.
+
+    ``value`` is normalised by the fact's type: versions as printed, sizes in GiB, counts without
+    digit separators. ``others`` lists other values seen for the same fact (up to 5), e.g. the
+    KV-cache memory of each worker.
+    """
+
+    name: str
+    label: str
+    value: str
+    file: str | None
+    line: int
+    text: str
+    extractor: str
+    others: list[str] = Field(default_factory=list)
+
+
 class Unrecognised(BaseModel):
     """An error line no rule explains: a Python exception, an error code, a plog ``[ERROR]``."""
 
@@ -91,6 +110,7 @@ class Report(BaseModel):
     input_errors: list[InputProblem] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
     matcher: str = ""
+    facts: list[Fact] = Field(default_factory=list)
 
     def exit_code(self, fail_on: str = "error") -> int:
         """The CLI's exit code: 2 when an input could not be read to its end; else 1 when a finding

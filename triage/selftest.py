@@ -3,12 +3,14 @@ and by the test suite)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from triage.api import analyze, explain
+from triage.compat import Knowledge
 from triage.corpus import CorpusCase, load_cases
 from triage.loader import RuleSet
+from triage.report import Report
 from triage.schema import SEVERITIES
 
 
@@ -23,20 +25,27 @@ class Result:
 
 
 def check_examples(rules: RuleSet, rule_id: str | None = None) -> list[Result]:
-    """Each ``examples.match`` must make the rule fire *and rank first*; each ``no_match`` must not."""
+    """Each ``examples.match`` must make the rule fire *and rank first*; each ``no_match`` must not.
+
+    The rules are judged alone: the fact checks (``compat/checks.yaml``), which may explain a
+    rule's line better, have examples of their own.
+    """
+    from triage.compat import load_compat
+
+    knowledge = replace(load_compat(), checks=[])
     out = []
     for compiled in rules.rules:
         rule = compiled.rule
         if rule_id and rule.id != rule_id:
             continue
         for i, text in enumerate(rule.examples.match):
-            report = explain(text, rules=rules, matcher="reference")
+            report = explain(text, rules=rules, matcher="reference", knowledge=knowledge)
             ids = [f.rule_id for f in report.findings]
             ok = bool(ids) and ids[0] == rule.id
             detail = "" if ok else (f"ranked {ids}" if rule.id in ids else f"did not fire (fired: {ids})")
             out.append(Result(rule.id, f"examples.match[{i}]", ok, detail))
         for i, text in enumerate(rule.examples.no_match):
-            report = explain(text, rules=rules, matcher="reference")
+            report = explain(text, rules=rules, matcher="reference", knowledge=knowledge)
             ok = rule.id not in {f.rule_id for f in report.findings}
             out.append(Result(rule.id, f"examples.no_match[{i}]", ok, "" if ok else "fired"))
     return out
@@ -63,7 +72,67 @@ def check_case(rules: RuleSet, case: CorpusCase, matcher: str | None = None) -> 
     missing = [r for r in expect.also if r not in fired]
     if missing:
         problems.append(f"also expected to fire: {missing}")
+    problems += fact_problems(report, expect.facts)
     return Result(case.name, "root_cause", not problems, "; ".join(problems))
+
+
+def fact_problems(report: Report, expected: dict) -> list[str]:
+    """How the report's facts differ from ``expected`` (``{name: FactExpectation}``)."""
+    got = {f.name: f for f in report.facts}
+    out = []
+    for name, want in expected.items():
+        fact = got.get(name)
+        if fact is None:
+            out.append(f"fact {name} not read (expected {want.value} at line {want.line})")
+        elif (fact.value, fact.line) != (want.value, want.line):
+            out.append(f"fact {name} = {fact.value} at line {fact.line}, expected {want.value} at line {want.line}")
+    return out
+
+
+def check_extractors(knowledge: Knowledge, rules: RuleSet) -> list[Result]:
+    """Each extractor reads its examples' values (through the whole engine, prefilter included,
+    unless a stronger extractor gives the fact too) and reads nothing from its ``no_match`` lines."""
+    out = []
+    for ex in knowledge.extractors:
+        alone = replace(knowledge, extractors=[ex], checks=[])
+        for i, example in enumerate(ex.examples):
+            for label, know in (("alone", alone), ("with all extractors", knowledge)):
+                report = explain(example.text, rules=rules, knowledge=know)
+                fact = next((f for f in report.facts if f.name == ex.fact), None)
+                stronger = (fact is not None and fact.extractor != ex.id
+                            and _priority(knowledge, fact.extractor) > ex.priority)
+                ok = fact is not None and (fact.value == example.value or stronger)
+                detail = "" if ok else f"{label}: read {fact.value if fact else None!r}, expected {example.value!r}"
+                out.append(Result(ex.id, f"examples[{i}] {label}", ok, detail))
+        for i, text in enumerate(ex.no_match):
+            report = explain(text, rules=rules, knowledge=alone)
+            ok = not report.facts
+            out.append(Result(ex.id, f"no_match[{i}]", ok, "" if ok else f"read {report.facts[0].value!r}"))
+    return out
+
+
+def _priority(knowledge: Knowledge, extractor_id: str) -> int:
+    return next((e.priority for e in knowledge.extractors if e.id == extractor_id), 0)
+
+
+def check_checks(knowledge: Knowledge, rules: RuleSet) -> list[Result]:
+    """Each fact check must fire and lead the report on its ``match`` examples, and stay silent
+    on its ``no_match`` ones; every id it suppresses must exist."""
+    out = []
+    for check in knowledge.checks:
+        for i, text in enumerate(check.examples.match):
+            report = explain(text, rules=rules, knowledge=knowledge)
+            ids = [f.rule_id for f in report.findings]
+            ok = bool(ids) and ids[0] == check.id
+            detail = "" if ok else (f"ranked {ids}" if check.id in ids else f"did not fire (fired: {ids})")
+            out.append(Result(check.id, f"examples.match[{i}]", ok, detail))
+        for i, text in enumerate(check.examples.no_match):
+            report = explain(text, rules=rules, knowledge=knowledge)
+            ok = check.id not in {f.rule_id for f in report.findings}
+            out.append(Result(check.id, f"examples.no_match[{i}]", ok, "" if ok else "fired"))
+        unknown = [rid for rid in check.suppresses if rid not in rules.by_id]
+        out.append(Result(check.id, "suppresses", not unknown, f"unknown rule ids {unknown}" if unknown else ""))
+    return out
 
 
 def check_corpus(rules: RuleSet, corpus: Path, rule_id: str | None = None) -> list[Result]:

@@ -72,10 +72,11 @@ def _trim_tail(pattern: str) -> str:
         pattern = head
 
 
-def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
+def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]] = ()) -> list[PrefilterPattern]:
     """Every pattern whose hit may make a rule (or a detector) match, with its target id.
 
-    Detector ``k`` has target ``len(rules) + k``.
+    Detector ``k`` has target ``len(rules) + k``; ``extra`` patterns (``(regex, ignore_case)``, the
+    fact extractors) follow the detectors, pattern ``i`` with target ``len(rules) + len(DETECTORS) + i``.
     """
     out: list[PrefilterPattern] = []
     for rule in rules:
@@ -89,6 +90,9 @@ def prefilter_patterns(rules: Sequence[CompiledRule]) -> list[PrefilterPattern]:
     base = len(rules)
     for k, (_, regex) in enumerate(DETECTORS):
         out.append(PrefilterPattern(base + k, regex, False))
+    base += len(DETECTORS)
+    for i, (regex, ignore_case) in enumerate(extra):
+        out.append(PrefilterPattern(base + i, _trim_tail(_unanchor(regex)), ignore_case))
     return out
 
 

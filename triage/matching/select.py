@@ -11,10 +11,14 @@ from triage.matching.base import DETECTORS, Matcher, prefilter_patterns
 MATCHERS = ("auto", "small", "hyperscan", "literal", "reference")
 
 
-def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True) -> Matcher:
+def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True,
+                   extra: Sequence[tuple[str, bool]] = ()) -> Matcher:
     """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter;
     ``small``, for a few lines: Hyperscan only if its compiled database is already cached, else the
     literal prefilter, so a pasted line never waits for a compile).
+
+    ``extra`` patterns (``(regex, ignore_case)``) become targets after the detectors (see
+    :func:`~triage.matching.base.prefilter_patterns`).
 
     Raises ``ValueError`` for an unknown name and ``ImportError`` when ``hyperscan`` is asked
     for explicitly but cannot be imported.
@@ -22,12 +26,12 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
     name = name or os.environ.get("TRIAGE_MATCHER") or "auto"
     if name not in MATCHERS:
         raise ValueError(f"unknown matcher `{name}` (choose from {', '.join(MATCHERS)})")
-    targets = len(rules) + len(DETECTORS)
+    targets = len(rules) + len(DETECTORS) + len(extra)
     if name == "reference":
         from triage.matching.reference import ReferenceMatcher
 
         return ReferenceMatcher(targets)
-    patterns = prefilter_patterns(rules)
+    patterns = prefilter_patterns(rules, extra)
     if name in ("auto", "hyperscan", "small"):
         try:
             from triage.matching.hyperscan_matcher import HyperscanMatcher

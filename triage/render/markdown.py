@@ -33,6 +33,11 @@ def render(report: Report) -> str:
             note = f" (symptom of `{f.suppressed_by}`)" if f.suppressed_by else ""
             out.append(f"| {f.severity} | {cell(f.title)}{note} | {f.layer} / {cell(f.component)} | "
                        f"`{f.rule_id}` | {cell(where(f.first_file, f.first_line))} | {f.count} |")
+    if report.facts:
+        out += ["", "| environment | value | line |", "|---|---|---|"]
+        for fact in report.facts:
+            value = fact.value + (f" (also {', '.join(fact.others)})" if fact.others else "")
+            out.append(f"| {cell(fact.label)} | {cell(value)} | {cell(where(fact.file, fact.line))} |")
     if report.unrecognised:
         out += ["", "**Unrecognised error lines** (no rule explains them):", "",
                 _fence([f"{where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from triage.report import Finding, Report
+from triage.report import Fact, Finding, Report
 
 _SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
 
@@ -30,6 +30,12 @@ def headline(report: Report) -> str:
     return f"No problem found in {report.lines_read} lines"
 
 
+def fact_line(fact: Fact) -> str:
+    """``label: value (file:line)``, with the other values seen for the same fact."""
+    others = f"; also {', '.join(fact.others)}" if fact.others else ""
+    return f"{fact.label}: {fact.value}{others} ({where(fact.file, fact.line)})"
+
+
 def stream_line(finding: Finding) -> str:
     """One line announcing a finding the moment it is first seen (streaming mode)."""
     return (f"[{finding.severity}] {where(finding.first_file, finding.first_line)} "
@@ -49,6 +55,11 @@ def render(report: Report, console: Console) -> None:
         console.print(f"Other findings ({len(others)}):", style="bold")
         for f in others:
             _finding_block(f, console, full=root is None and f is others[0])
+    if report.facts:
+        console.print()
+        console.print("Environment (read from the log):", style="bold")
+        for fact in report.facts:
+            console.print(f"  {escape(fact_line(fact))}", highlight=False, soft_wrap=True)
     if report.unrecognised:
         console.print()
         console.print("Unrecognised error lines (no rule explains them):", style="bold yellow")

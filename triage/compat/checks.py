@@ -1,0 +1,301 @@
+"""Reasoners: findings drawn from facts and the compatibility tables, not from one error line.
+
+Each test reads the facts it needs and returns one :class:`Verdict` per problem, or nothing when
+the facts are consistent or unknown (a check never guesses a missing version). The words the user
+reads (title, cause, fix) live in ``compat/checks.yaml``; the values computed here fill them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .schema import ModelRequirement, VllmAscendRelease
+from .versions import at_least, is_dev_build, parse_version, release_of, same_minor, same_release
+
+
+class FactView(Protocol):
+    def value(self, name: str) -> str | None: ...
+
+
+@dataclass
+class Verdict:
+    """One problem found: ``values`` for the texts, ``facts`` whose lines are the evidence."""
+
+    values: dict[str, str]
+    facts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Test:
+    """A reasoner, the placeholder ``values`` it fills and the ``params`` it accepts."""
+
+    fn: Callable
+    values: tuple[str, ...]
+    params: tuple[str, ...] = ()
+
+
+TESTS: dict[str, Test] = {}
+
+
+def _test(values: tuple[str, ...], params: tuple[str, ...] = ()):
+    def register(fn):
+        TESTS[fn.__name__] = Test(fn, values, params)
+        return fn
+    return register
+
+
+# -- lookups ------------------------------------------------------------------------------------
+
+def vllm_ascend_release(knowledge, version: str | None) -> VllmAscendRelease | None:
+    """The table entry of vllm-ascend ``version`` (a tagged release; dev builds have none)."""
+    if version is None or knowledge.vllm_ascend is None or is_dev_build(version):
+        return None
+    for rel in knowledge.vllm_ascend.releases:
+        if same_release(version, rel.vllm_ascend) and same_release(rel.vllm_ascend, version):
+            return rel
+    return None
+
+
+def soc_family(knowledge, name: str | None) -> str | None:
+    """The family (``910B``, ``910_93``, ``310P``, ``910``) of a chip name as logs print it."""
+    if name is None or knowledge.socs is None:
+        return None
+    key = name.replace(" ", "").lower()
+    keys = {key, key.removeprefix("ascend"), "ascend" + key.removeprefix("ascend")}
+    for fam in knowledge.socs.families:
+        if any(n.replace(" ", "").lower() in keys for n in fam.names):
+            return fam.family
+    return None
+
+
+def model_requirement(knowledge, facts: FactView) -> ModelRequirement | None:
+    """The table entry of the log's model architecture (or, failing that, its ``model_type``)."""
+    if knowledge.models is None:
+        return None
+    arch, mtype = facts.value("architecture"), facts.value("model_type")
+    for m in knowledge.models.models:
+        if arch is not None and m.architecture == arch:
+            return m
+    for m in knowledge.models.models:
+        if mtype is not None and m.model_type == mtype:
+            return m
+    return None
+
+
+# -- version pairings ---------------------------------------------------------------------------
+
+@_test(("vllm_ascend_version", "vllm_version", "expected_vllm", "pairing_release"))
+def vllm_pairing(facts: FactView, knowledge, params) -> list[Verdict]:
+    """vllm-ascend and vLLM must come from the same release line (the plugin patches vLLM internals)."""
+    va, v = facts.value("vllm_ascend_version"), facts.value("vllm_version")
+    rel = vllm_ascend_release(knowledge, va)
+    if rel is None or v is None or is_dev_build(v):
+        return []
+    if any(same_release(v, want) for want in rel.vllm):
+        return []
+    pairing = [r.vllm_ascend for r in knowledge.vllm_ascend.releases if any(same_release(v, w) for w in r.vllm)]
+    pairing_text = (f"vllm-ascend {pairing[0]}" if pairing else
+                    f"no vllm-ascend release (none is built for vLLM {v})")
+    return [Verdict({"vllm_ascend_version": va, "vllm_version": v, "expected_vllm": " or ".join(rel.vllm),
+                     "pairing_release": pairing_text}, ["vllm_ascend_version", "vllm_version"])]
+
+
+@_test(("torch_npu_version", "torch_version", "expected_torch"))
+def torch_npu_torch(facts: FactView, knowledge, params) -> list[Verdict]:
+    """torch_npu X.Y.Z[.postN] extends PyTorch X.Y.Z and loads only into that release."""
+    tn, t = facts.value("torch_npu_version"), facts.value("torch_version")
+    if tn is None or t is None:
+        return []
+    expected = None
+    if knowledge.torch_npu is not None:
+        for rel in knowledge.torch_npu.releases:
+            if same_release(tn, rel.torch_npu):
+                expected = rel.torch
+                break
+    if expected is None:
+        v = parse_version(tn)
+        if v is None or len(v.release) < 3:
+            return []
+        expected = ".".join(map(str, v.release[:3]))
+    if same_minor(t, expected):
+        return []
+    return [Verdict({"torch_npu_version": tn, "torch_version": t, "expected_torch": expected},
+                    ["torch_npu_version", "torch_version"])]
+
+
+@_test(("vllm_ascend_version", "package", "found_version", "expected_version"), ("fact", "package"))
+def vllm_ascend_requires(facts: FactView, knowledge, params) -> list[Verdict]:
+    """A vllm-ascend release is built against one PyTorch / torch_npu release (``params.fact`` is
+    ``torch_version`` or ``torch_npu_version``; the table column is the fact name without ``_version``)."""
+    fact = params["fact"]
+    va, found = facts.value("vllm_ascend_version"), facts.value(fact)
+    rel = vllm_ascend_release(knowledge, va)
+    if rel is None or found is None:
+        return []
+    wanted = getattr(rel, fact.removesuffix("_version"))
+    if not wanted or any(same_minor(found, w) for w in wanted):
+        return []
+    return [Verdict({"vllm_ascend_version": va, "package": params.get("package", fact), "found_version": found,
+                     "expected_version": " or ".join(wanted)}, ["vllm_ascend_version", fact])]
+
+
+@_test(("cann_version", "required_cann", "required_by"))
+def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
+    """CANN older than the one the installed vllm-ascend or torch_npu release is built with."""
+    cann = facts.value("cann_version")
+    if cann is None:
+        return []
+    needs: list[tuple[str, str, str]] = []  # (cann, who, fact)
+    rel = vllm_ascend_release(knowledge, facts.value("vllm_ascend_version"))
+    if rel is not None and rel.cann:
+        needs.append((rel.cann, f"vllm-ascend {rel.vllm_ascend}", "vllm_ascend_version"))
+    tn = facts.value("torch_npu_version")
+    if tn is not None and knowledge.torch_npu is not None:
+        for t in knowledge.torch_npu.releases:
+            if t.cann and same_release(tn, t.torch_npu):
+                lowest = min(t.cann, key=lambda c: release_of(c) or release_of("0"))
+                needs.append((lowest, f"torch_npu {tn}", "torch_npu_version"))
+                break
+    failing = [(need, who, f) for need, who, f in needs if at_least(cann, need) is False]
+    if not failing:
+        return []
+    need, _, _ = max(failing, key=lambda n: release_of(n[0]))
+    return [Verdict({"cann_version": cann, "required_cann": need,
+                     "required_by": " and ".join(f"{who} (CANN {n})" for n, who, _ in failing)},
+                    ["cann_version", *[f for *_, f in failing]])]
+
+
+@_test(("soc", "soc_family", "vllm_ascend_version", "supported"))
+def soc_supported(facts: FactView, knowledge, params) -> list[Verdict]:
+    """The installed vllm-ascend release does not support the NPU generation of this machine."""
+    soc = facts.value("soc")
+    family = soc_family(knowledge, soc)
+    rel = vllm_ascend_release(knowledge, facts.value("vllm_ascend_version"))
+    if family is None or rel is None or not rel.socs or family in rel.socs:
+        return []
+    return [Verdict({"soc": soc, "soc_family": family, "vllm_ascend_version": rel.vllm_ascend,
+                     "supported": ", ".join(rel.socs)}, ["soc", "vllm_ascend_version"])]
+
+
+@_test(("image", "image_soc", "soc", "soc_family"))
+def image_soc(facts: FactView, knowledge, params) -> list[Verdict]:
+    """An official vllm-ascend image built for one NPU generation runs on another."""
+    image, soc = facts.value("image"), facts.value("soc")
+    family = soc_family(knowledge, soc)
+    table = knowledge.vllm_ascend
+    if image is None or family is None or table is None or "vllm-ascend:" not in image:
+        return []
+    tag = image.rsplit(":", 1)[1].lower()
+    parts = tag.split("-")[1:]  # v0.9.1-310p-openeuler -> ["310p", "openeuler"]
+    variants = {v.suffix.lower(): v.soc for v in table.image_variants}
+    neutral = {s.lower() for s in table.image_neutral_suffixes}
+    if any(p not in variants and p not in neutral for p in parts):
+        return []  # a tag this table does not know: no verdict
+    built_for = next((variants[p] for p in parts if p in variants), table.image_default_soc)
+    if built_for is None or built_for == family:
+        return []
+    return [Verdict({"image": image, "image_soc": built_for, "soc": soc, "soc_family": family}, ["image", "soc"])]
+
+
+@_test(("architecture", "family", "package", "found_version", "required_version"), ("package",))
+def model_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
+    """The model's architecture is newer than the installed vLLM / vllm-ascend / transformers."""
+    package = params["package"]  # vllm | vllm_ascend | transformers
+    req = model_requirement(knowledge, facts)
+    if req is None:
+        return []
+    minimum = getattr(req, f"{package}_min")
+    found = facts.value(f"{package}_version")
+    if minimum is None or found is None or (package == "vllm_ascend" and is_dev_build(found)):
+        return []
+    if package == "vllm_ascend" and any(same_release(found, also) for also in req.vllm_ascend_also):
+        return []
+    if at_least(found, minimum) is not False:
+        return []
+    names = {"vllm": "vLLM", "vllm_ascend": "vllm-ascend", "transformers": "transformers"}
+    evidence = ["architecture" if facts.value("architecture") else "model_type", f"{package}_version"]
+    return [Verdict({"architecture": req.architecture, "family": req.family, "package": names[package],
+                     "found_version": found, "required_version": minimum}, evidence)]
+
+
+# -- memory arithmetic --------------------------------------------------------------------------
+
+def _num(facts: FactView, name: str) -> float | None:
+    value = facts.value(name)
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _util_needed(facts: FactView, extra_gib: float) -> tuple[str, float | None]:
+    """The ``gpu_memory_utilization`` that adds ``extra_gib`` of KV cache, with its arithmetic."""
+    total, util = _num(facts, "total_memory_gib"), _num(facts, "gpu_memory_utilization")
+    if total is None or util is None or total <= 0:
+        missing = [n for n, v in (("total NPU memory", total), ("gpu_memory_utilization", util)) if v is None]
+        verb = "are" if len(missing) > 1 else "is"
+        return (f"The {' and '.join(missing)} {verb} not in the log (vLLM prints both in its memory-profiling line "
+                "`total_gpu_memory (...) x gpu_memory_utilization (...)`), so the utilization needed cannot be "
+                "computed.", None)
+    needed = util + extra_gib / total
+    text = (f"gpu_memory_utilization needed = {util:g} + {extra_gib:.2f} GiB / {total:.2f} GiB = {needed:.3f}")
+    if needed > 1.0:
+        text += ", more than the whole card: no utilization setting fits this length on one card"
+    return text + ".", needed
+
+
+@_test(("max_model_len", "fit_len", "arithmetic", "utilization"))
+def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
+    """The KV cache the memory budget leaves cannot hold one ``max_model_len`` request: compute the
+    longest length that fits and the ``gpu_memory_utilization`` the requested one needs."""
+    max_len = _num(facts, "max_model_len")
+    if max_len is None or max_len <= 0:
+        return []
+    tokens = _num(facts, "kv_cache_tokens")
+    available, needed = _num(facts, "kv_cache_available_gib"), _num(facts, "kv_cache_needed_gib")
+    block = _num(facts, "block_size")
+    estimate = facts.value("max_model_len_estimate")
+    evidence = ["max_model_len"]
+    if tokens is not None:
+        if tokens >= max_len:
+            return []
+        fit = int(tokens)
+        lines = [f"the KV cache holds {fit:,} tokens", f"max_model_len is {int(max_len):,}",
+                 f"so the longest max_model_len that fits is {fit:,}"]
+        evidence.append("kv_cache_tokens")
+        if available is not None and available > 0:
+            per_token = available / tokens
+            need_gib = per_token * max_len
+            lines.append(f"at {available:.2f} GiB / {fit:,} tokens = {per_token * 1024:.4f} MiB per token, "
+                         f"{int(max_len):,} tokens need {need_gib:.2f} GiB of KV cache, {need_gib - available:.2f} GiB "
+                         "more than there is")
+            evidence.append("kv_cache_available_gib")
+            util_text, _ = _util_needed(facts, need_gib - available)
+        else:
+            util_text = ("The KV-cache memory is not in the log (vLLM prints `Available KV cache memory: ... GiB`), "
+                         "so the gpu_memory_utilization needed cannot be computed.")
+    elif needed is not None and available is not None and needed > available > 0:
+        # vLLM V1: needed GiB for one max_model_len request versus the available GiB
+        fit_f = max_len * available / needed
+        step = int(block) if block else 128  # vllm-ascend's default block size
+        fit = int(fit_f) // step * step
+        lines = [f"one request of {int(max_len):,} tokens needs {needed:.2f} GiB of KV cache and {available:.2f} GiB "
+                 "is available", f"{int(max_len):,} x {available:.2f} / {needed:.2f} = {fit_f:,.0f} tokens, rounded "
+                 f"down to whole {step}-token blocks: {fit:,}"]
+        if estimate is not None and abs(int(estimate) - fit_f) <= 0.01 * fit_f + step:
+            # vLLM computed it from the unrounded byte counts: the same arithmetic, more precise
+            fit = int(estimate)
+            lines.append(f"vLLM's own estimate from the unrounded figures is {fit:,}, which agrees; use it")
+            evidence.append("max_model_len_estimate")
+        evidence += ["kv_cache_needed_gib", "kv_cache_available_gib"]
+        util_text, _ = _util_needed(facts, needed - available)
+    else:
+        return []
+    for name in ("total_memory_gib", "gpu_memory_utilization"):
+        if facts.value(name) is not None and name not in evidence:
+            evidence.append(name)
+    return [Verdict({"max_model_len": str(int(max_len)), "fit_len": str(fit), "arithmetic": "; ".join(lines) + ".",
+                     "utilization": util_text}, evidence)]
+

@@ -1,0 +1,163 @@
+"""Load ``compat/`` (facts, checks, compatibility tables) into a checked :class:`Knowledge`."""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from triage.compiled import placeholders_in
+from triage.dialect import check_pattern
+from triage.errors import RuleProblem, RulesInvalid
+from triage.yaml_source import YamlProblem, dotted_path, load_yaml
+
+from .schema import (
+    KINDS,
+    Check,
+    ChecksFile,
+    Extractor,
+    FactsFile,
+    FactSpec,
+    ModelsFile,
+    SocsFile,
+    TorchNpuFile,
+    VllmAscendFile,
+)
+
+
+def builtin_compat_dir() -> Path:
+    """The built-in compatibility data: ``triage/_builtin_compat`` installed, ``compat/`` in a checkout."""
+    here = Path(__file__).resolve().parent.parent
+    installed = here / "_builtin_compat"
+    return installed if installed.is_dir() else here.parent / "compat"
+
+
+@dataclass
+class Knowledge:
+    """What ``compat/`` holds, validated: facts and extractors (in file order), checks, tables."""
+
+    facts: dict[str, FactSpec]
+    extractors: list[Extractor]
+    checks: list[Check]
+    vllm_ascend: VllmAscendFile | None = None
+    torch_npu: TorchNpuFile | None = None
+    models: ModelsFile | None = None
+    socs: SocsFile | None = None
+    files: list[str] = field(default_factory=list)
+    #: where each extractor and check is defined: id -> (file, line)
+    where: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+
+@functools.lru_cache(maxsize=4)
+def load_compat(folder: Path | None = None) -> Knowledge:
+    """Read every ``*.yaml`` of ``folder`` (default :func:`builtin_compat_dir`).
+
+    Raises :class:`~triage.errors.RulesInvalid` naming the file, line and field of each problem:
+    an unknown ``kind``, a schema error, an extractor of an undeclared fact or without a ``value``
+    group, a regex outside the rule dialect, a check of an unknown test or with a placeholder its
+    test does not give.
+    """
+    from .checks import TESTS  # the reasoners; imported here to keep the schema free of code
+
+    folder = folder or builtin_compat_dir()
+    problems: list[RuleProblem] = []
+    parsed: dict[str, list] = {kind: [] for kind in KINDS}
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    for path in files:
+        try:
+            doc = load_yaml(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(RuleProblem(str(path), 0, "", f"cannot read: {exc}"))
+            continue
+        except YamlProblem as exc:
+            problems.append(exc.problem)
+            continue
+        data = doc.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind not in KINDS:
+            problems.append(RuleProblem(str(path), doc.line_of(("kind",)) if isinstance(data, dict) else 1, "kind",
+                                        f"`kind` must be one of {', '.join(KINDS)}"))
+            continue
+        try:
+            parsed[kind].append((KINDS[kind].model_validate(data), doc, str(path)))
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = tuple(err["loc"])
+                msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+                problems.append(RuleProblem(str(path), doc.line_of(loc), dotted_path(loc) or kind, msg))
+    for kind in ("vllm_ascend_releases", "torch_npu_releases", "model_requirements", "soc_families"):
+        if len(parsed[kind]) > 1:
+            problems.append(RuleProblem(parsed[kind][1][2], 1, "kind", f"a second `{kind}` file"))
+
+    facts: dict[str, FactSpec] = {}
+    extractors: list[Extractor] = []
+    checks: list[Check] = []
+    where: dict[str, tuple[str, int]] = {}
+    for ff, doc, file in parsed["facts"]:
+        ff: FactsFile
+        for i, spec in enumerate(ff.facts):
+            if spec.name in facts:
+                problems.append(RuleProblem(file, doc.line_of(("facts", i)), f"facts.{i}.name",
+                                            f"fact `{spec.name}` declared twice"))
+            facts[spec.name] = spec
+        for i, ex in enumerate(ff.extractors):
+            line = doc.line_of(("extractors", i))
+            if ex.id in where:
+                problems.append(RuleProblem(file, line, f"extractor {ex.id}: id", "duplicate id"))
+            where[ex.id] = (file, line)
+            if ex.fact not in facts:
+                problems.append(RuleProblem(file, doc.line_of(("extractors", i, "fact")), f"extractor {ex.id}: fact",
+                                            f"no fact named `{ex.fact}` is declared"))
+            for key in ("regex", "after"):
+                pattern = getattr(ex, key)
+                if pattern is None:
+                    continue
+                for why in check_pattern(pattern):
+                    problems.append(RuleProblem(file, doc.line_of(("extractors", i, key)),
+                                                f"extractor {ex.id}: {key}", why))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                try:
+                    groups = re.compile(ex.regex, re.ASCII).groupindex
+                except re.error:
+                    groups = {"value": 1}  # reported by check_pattern already
+            if "value" not in groups:
+                problems.append(RuleProblem(file, doc.line_of(("extractors", i, "regex")),
+                                            f"extractor {ex.id}: regex", "needs a named group `value`"))
+            extractors.append(ex)
+    for cf, doc, file in parsed["checks"]:
+        cf: ChecksFile
+        for i, check in enumerate(cf.checks):
+            line = doc.line_of(("checks", i))
+            if check.id in where:
+                problems.append(RuleProblem(file, line, f"check {check.id}: id", "duplicate id"))
+            where[check.id] = (file, line)
+            test = TESTS.get(check.test)
+            if test is None:
+                problems.append(RuleProblem(file, doc.line_of(("checks", i, "test")), f"check {check.id}: test",
+                                            f"unknown test `{check.test}` (known: {', '.join(sorted(TESTS))})"))
+                continue
+            given = set(test.values)
+            texts = [(("cause",), check.cause)] + [(("fix", k), step) for k, step in enumerate(check.fix)]
+            for path, text in texts:
+                for name in sorted(placeholders_in(text) - given):
+                    problems.append(RuleProblem(file, doc.line_of(("checks", i) + path),
+                                                f"check {check.id}: {dotted_path(path)}",
+                                                f"placeholder {{{name}}} is not a value of test `{check.test}`"))
+            for name in sorted(set(check.params) - set(test.params)):
+                problems.append(RuleProblem(file, doc.line_of(("checks", i, "params", name)),
+                                            f"check {check.id}: params.{name}",
+                                            f"test `{check.test}` takes no parameter `{name}`"))
+            checks.append(check)
+    if problems:
+        raise RulesInvalid(problems)
+
+    def one(kind):
+        return parsed[kind][0][0] if parsed[kind] else None
+
+    return Knowledge(facts, extractors, checks, one("vllm_ascend_releases"), one("torch_npu_releases"),
+                     one("model_requirements"), one("soc_families"), [str(p) for p in files], where)
