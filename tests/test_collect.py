@@ -450,10 +450,21 @@ def test_collected_file_is_read_by_analyze(fake_world, tmp_path):
     out = tmp_path / "env.txt"
     assert runner.invoke(app, ["collect", "-o", str(out)]).exit_code == 0
     result = runner.invoke(app, ["analyze", str(out), "--format", "json"])
-    assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["lines_read"] == len(out.read_text(encoding="utf-8").splitlines())
-    assert report["root_cause"] is None
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert report["lines_read"] == len(lines)
+    facts = {f["name"]: f for f in report["facts"]}
+    for name, value in [("driver_version", "24.1.rc2"), ("soc", "910B3"), ("cann_version", "8.0.RC2"),
+                        ("torch_version", "2.5.1"), ("torch_npu_version", "2.5.1.post1"), ("vllm_version", "0.9.1"),
+                        ("vllm_ascend_version", "0.9.1rc1")]:
+        assert facts[name]["value"] == value, name
+        assert value in lines[facts[name]["line"] - 1], name
+    # the fake host pairs torch_npu 2.5.1.post1 and vllm-ascend 0.9.1rc1 with CANN 8.0.RC2: the facts
+    # alone name the problem
+    assert result.exit_code == 1
+    assert report["root_cause"]["rule_id"] == "compat.cann-too-old"
+    assert {e["line"] for e in report["root_cause"]["evidence"]} == {
+        facts[n]["line"] for n in ("cann_version", "torch_npu_version", "vllm_ascend_version")}
 
 
 def test_cli_on_this_machine(tmp_path):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from triage.compat import Knowledge
 from triage.corpus import CorpusCase
 from triage.loader import RuleSet
 from triage.render.markdown import cell
 
 
-def render_catalog(rules: RuleSet, cases: list[CorpusCase]) -> str:
-    """Markdown: one table per rule file (id, title, layer, component, severity, corpus sources)."""
+def render_catalog(rules: RuleSet, cases: list[CorpusCase], knowledge: Knowledge | None = None) -> str:
+    """Markdown: one table per rule file (id, title, layer, component, severity, corpus sources),
+    then the fact checks and the facts of ``compat/`` (``knowledge``) when given."""
     sources: dict[str, list[str]] = defaultdict(list)
     for c in cases:
         ids = [c.case.expect.root_cause, *c.case.expect.also]
@@ -35,5 +37,17 @@ def render_catalog(rules: RuleSet, cases: list[CorpusCase]) -> str:
             src = ", ".join(sources.get(r.id, [])) or "none"
             out.append(f"| `{r.id}` | {cell(r.rule.title)} | {r.rule.layer} | {cell(r.rule.component)} | "
                        f"{r.rule.severity} | {cell(src)} |")
+        out.append("")
+    if knowledge is not None:
+        out += ["## Fact checks (compat/checks.yaml)", "",
+                "Findings reasoned from the environment facts and the compatibility tables.", "",
+                "| id | title | layer | component | severity | sources |", "|---|---|---|---|---|---|"]
+        for c in knowledge.checks:
+            src = ", ".join(sources.get(c.id, [])) or "none"
+            out.append(f"| `{c.id}` | {cell(c.title)} | {c.layer} | {cell(c.component)} | {c.severity} | {cell(src)} |")
+        out += ["", "## Facts (compat/facts.yaml)", "", "| fact | meaning | type | extractors |", "|---|---|---|---|"]
+        for name, spec in knowledge.facts.items():
+            ids = ", ".join(f"`{e.id}`" for e in knowledge.extractors if e.fact == name)
+            out.append(f"| `{name}` | {cell(spec.label)} | {spec.type} | {ids} |")
         out.append("")
     return "\n".join(out)

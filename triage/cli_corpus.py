@@ -116,11 +116,12 @@ def bless(
     changed = 0
     for c in selected:
         report = analyze(c.log, rules=ruleset)
-        if c.case.healthy:
-            continue
-        lead = report.findings[0] if report.findings else None
-        expect = {"root_cause": lead.rule_id if lead else None, "layer": lead.layer if lead else None,
-                  "also": [f.rule_id for f in report.findings[1:]]}
+        if c.case.healthy:  # only its facts are blessed: a healthy log has no diagnosis to record
+            expect = c.case.expect.model_dump(exclude={"facts"})
+        else:
+            lead = report.findings[0] if report.findings else None
+            expect = {"root_cause": lead.rule_id if lead else None, "layer": lead.layer if lead else None,
+                      "also": [f.rule_id for f in report.findings[1:]]}
         wanted = {f.name for f in report.facts} if facts else set(c.case.expect.facts)
         read = {f.name: {"value": f.value, "line": f.line} for f in report.facts if f.name in wanted}
         if read:

@@ -192,4 +192,6 @@ def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", help="Corpus direc
         cases = load_cases(folder) if folder else []
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
-    print(render_catalog(ruleset, cases))
+    from triage.compat import load_compat
+
+    print(render_catalog(ruleset, cases, load_compat()))

@@ -243,6 +243,9 @@ class Analysis:
         """Findings reasoned from the facts (``compat/checks.yaml``), as states ranked with the rest."""
         out = []
         positions = {}
+        fired = {s.rule.id for s in self._states.values()}
+        specific = {s.rule.id for s in self._states.values()
+                    if not s.rule.rule.generic and s.rule.rule.severity in SEVERITIES[:2]}
         for k, check in enumerate(self.knowledge.checks):
             for verdict in TESTS[check.test].fn(self.facts, self.knowledge, check.params):
                 facts = [f for f in (self.facts.fact(n) for n in verdict.facts) if f is not None]
@@ -255,6 +258,10 @@ class Analysis:
                 last = max(zip(where, facts, strict=True), key=lambda p: p[0])
                 evidence = sorted({Evidence(file=f.file, line=f.line, text=f.text) for f in facts},
                                   key=lambda e: (self._files.index(e.file) if e.file in self._files else 0, e.line))
+                if not fired & set(check.suppresses) and specific - set(check.suppresses):
+                    # it explains none of the findings, and a specific error it does not explain
+                    # fired: context for that error, not the root cause
+                    check = check.model_copy(update={"priority": 1})
                 rule = _CheckRule(check, -1 - k)
                 out.append(_State(rule, count=1, first=first, first_file=self._files[first[0]], last_line=last[0][1],
                                   last_file=last[1].file, captures=dict(verdict.values), evidence=evidence))

@@ -75,7 +75,8 @@ class _Best:
 
 
 class FactStore:
-    """The facts read so far: per fact, the value of the strongest extractor, earliest first."""
+    """The facts read so far: per fact, the value of the strongest extractor; between equals, the
+    first line (or the last, for facts declared ``prefer: last``)."""
 
     def __init__(self, extractors: list[CompiledExtractor], order: list[str]):
         self.extractors = extractors
@@ -110,7 +111,8 @@ class FactStore:
         position = (file_index, line_no)
         if best is None:
             self._best[name] = _Best(new, spec.priority, position)
-        elif spec.priority > best.priority:
+        elif spec.priority > best.priority or (spec.priority == best.priority and ex.fact.prefer == "last"
+                                               and position > best.position and value != best.fact.value):
             others = [best.fact.value, *best.others]
             self._best[name] = _Best(new, spec.priority, position, [v for v in dict.fromkeys(others) if v != value])
         elif value != best.fact.value and value not in best.others and len(best.others) < MAX_OTHERS:

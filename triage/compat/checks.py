@@ -60,13 +60,25 @@ def vllm_ascend_release(knowledge, version: str | None) -> VllmAscendRelease | N
 
 def soc_family(knowledge, name: str | None) -> str | None:
     """The family (``910B``, ``910_93``, ``310P``, ``910``) of a chip name as logs print it."""
+    fam = soc_entry(knowledge, name)
+    return fam.family if fam else None
+
+
+def soc_label(knowledge, family: str) -> str:
+    """The report name of a family (``Atlas A2 (Ascend 910B)``); the family itself if unknown."""
+    fams = knowledge.socs.families if knowledge.socs else []
+    return next((f.label for f in fams if f.family == family), family)
+
+
+def soc_entry(knowledge, name: str | None):
+    """The :class:`~triage.compat.schema.SocFamily` of a chip name, or None."""
     if name is None or knowledge.socs is None:
         return None
     key = name.replace(" ", "").lower()
     keys = {key, key.removeprefix("ascend"), "ascend" + key.removeprefix("ascend")}
     for fam in knowledge.socs.families:
         if any(n.replace(" ", "").lower() in keys for n in fam.names):
-            return fam.family
+            return fam
     return None
 
 
@@ -167,7 +179,7 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
                     ["cann_version", *[f for *_, f in failing]])]
 
 
-@_test(("soc", "soc_family", "vllm_ascend_version", "supported"))
+@_test(("soc", "soc_family", "vllm_ascend_version", "supported", "advice"))
 def soc_supported(facts: FactView, knowledge, params) -> list[Verdict]:
     """The installed vllm-ascend release does not support the NPU generation of this machine."""
     soc = facts.value("soc")
@@ -175,8 +187,18 @@ def soc_supported(facts: FactView, knowledge, params) -> list[Verdict]:
     rel = vllm_ascend_release(knowledge, facts.value("vllm_ascend_version"))
     if family is None or rel is None or not rel.socs or family in rel.socs:
         return []
-    return [Verdict({"soc": soc, "soc_family": family, "vllm_ascend_version": rel.vllm_ascend,
-                     "supported": ", ".join(rel.socs)}, ["soc", "vllm_ascend_version"])]
+    label = soc_label(knowledge, family)
+    # the releases table is newest first: the last one listed is the smallest upgrade
+    newer = [r.vllm_ascend for r in knowledge.vllm_ascend.releases if family in r.socs
+             and at_least(r.vllm_ascend, rel.vllm_ascend)]
+    advice = (f"Install vllm-ascend {newer[-1]} or later (the first release from yours on that lists {label}) with its "
+              "matching vLLM, or "
+              "its official image variant for this chip" if newer else
+              f"No vllm-ascend release supports {label}: run on supported hardware, or use a framework whose "
+              "release notes list this chip (for example a MindIE release)")
+    return [Verdict({"soc": soc, "soc_family": label, "vllm_ascend_version": rel.vllm_ascend,
+                     "supported": ", ".join(soc_label(knowledge, f) for f in rel.socs), "advice": advice},
+                    ["soc", "vllm_ascend_version"])]
 
 
 @_test(("image", "image_soc", "soc", "soc_family"))
@@ -196,7 +218,10 @@ def image_soc(facts: FactView, knowledge, params) -> list[Verdict]:
     built_for = next((variants[p] for p in parts if p in variants), table.image_default_soc)
     if built_for is None or built_for == family:
         return []
-    return [Verdict({"image": image, "image_soc": built_for, "soc": soc, "soc_family": family}, ["image", "soc"])]
+    if family not in variants.values() and family != table.image_default_soc:
+        return []  # no image exists for this chip: the release check says so, not this one
+    return [Verdict({"image": image, "image_soc": soc_label(knowledge, built_for), "soc": soc,
+                     "soc_family": soc_label(knowledge, family)}, ["image", "soc"])]
 
 
 @_test(("architecture", "family", "package", "found_version", "required_version"), ("package",))
@@ -236,9 +261,9 @@ def _util_needed(facts: FactView, extra_gib: float) -> tuple[str, float | None]:
     if total is None or util is None or total <= 0:
         missing = [n for n, v in (("total NPU memory", total), ("gpu_memory_utilization", util)) if v is None]
         verb = "are" if len(missing) > 1 else "is"
-        return (f"The {' and '.join(missing)} {verb} not in the log (vLLM prints both in its memory-profiling line "
-                "`total_gpu_memory (...) x gpu_memory_utilization (...)`), so the utilization needed cannot be "
-                "computed.", None)
+        return (f"The {' and '.join(missing)} {verb} not in the log (vLLM prints both in its memory-profiling "
+                "line `total_gpu_memory (X GiB) x gpu_memory_utilization (Y)`; vllm-ascend V1 prints `Available "
+                "memory: N, total memory: M` in bytes), so the utilization needed cannot be computed.", None)
     needed = util + extra_gib / total
     text = (f"gpu_memory_utilization needed = {util:g} + {extra_gib:.2f} GiB / {total:.2f} GiB = {needed:.3f}")
     if needed > 1.0:
@@ -258,25 +283,7 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
     block = _num(facts, "block_size")
     estimate = facts.value("max_model_len_estimate")
     evidence = ["max_model_len"]
-    if tokens is not None:
-        if tokens >= max_len:
-            return []
-        fit = int(tokens)
-        lines = [f"the KV cache holds {fit:,} tokens", f"max_model_len is {int(max_len):,}",
-                 f"so the longest max_model_len that fits is {fit:,}"]
-        evidence.append("kv_cache_tokens")
-        if available is not None and available > 0:
-            per_token = available / tokens
-            need_gib = per_token * max_len
-            lines.append(f"at {available:.2f} GiB / {fit:,} tokens = {per_token * 1024:.4f} MiB per token, "
-                         f"{int(max_len):,} tokens need {need_gib:.2f} GiB of KV cache, {need_gib - available:.2f} GiB "
-                         "more than there is")
-            evidence.append("kv_cache_available_gib")
-            util_text, _ = _util_needed(facts, need_gib - available)
-        else:
-            util_text = ("The KV-cache memory is not in the log (vLLM prints `Available KV cache memory: ... GiB`), "
-                         "so the gpu_memory_utilization needed cannot be computed.")
-    elif needed is not None and available is not None and needed > available > 0:
+    if needed is not None and available is not None and needed > available > 0:
         # vLLM V1: needed GiB for one max_model_len request versus the available GiB
         fit_f = max_len * available / needed
         step = int(block) if block else 128  # vllm-ascend's default block size
@@ -291,6 +298,24 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
             evidence.append("max_model_len_estimate")
         evidence += ["kv_cache_needed_gib", "kv_cache_available_gib"]
         util_text, _ = _util_needed(facts, needed - available)
+    elif tokens is not None and tokens < max_len:
+        fit = int(tokens)
+        lines = [f"the KV cache holds {fit:,} tokens", f"max_model_len is {int(max_len):,}",
+                 f"so the longest max_model_len that fits is {fit:,}"]
+        evidence.append("kv_cache_tokens")
+        if available is not None and available > 0:
+            per_token = available / tokens
+            need_gib = per_token * max_len
+            lines.append(f"at {available:.2f} GiB / {fit:,} tokens = {per_token * 1024:.4f} MiB per token, "
+                         f"{int(max_len):,} tokens need {need_gib:.2f} GiB of KV cache, {need_gib - available:.2f} GiB "
+                         "more than there is")
+            evidence.append("kv_cache_available_gib")
+            util_text, _ = _util_needed(facts, need_gib - available)
+        else:
+            util_text = ("The KV-cache memory is not in the log (vLLM prints it at INFO level: V1 as `Available KV "
+                         "cache memory: N GiB`, V0 in its memory-profiling line as `the rest of the memory reserved "
+                         "for KV Cache is N GiB` or `kv_cache_size=N GiB`), so the gpu_memory_utilization needed "
+                         "cannot be computed.")
     else:
         return []
     for name in ("total_memory_gib", "gpu_memory_utilization"):
@@ -299,3 +324,40 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
     return [Verdict({"max_model_len": str(int(max_len)), "fit_len": str(fit), "arithmetic": "; ".join(lines) + ".",
                      "utilization": util_text}, evidence)]
 
+
+
+@_test(("available", "arithmetic", "utilization"))
+def kv_budget(facts: FactView, knowledge, params) -> list[Verdict]:
+    """Memory profiling left no memory (zero or negative) for the KV cache: show where the
+    ``gpu_memory_utilization`` budget went and the utilization that would leave some."""
+    available = _num(facts, "kv_cache_available_gib")
+    if available is None or available > 0:
+        return []
+    total, util = _num(facts, "total_memory_gib"), _num(facts, "gpu_memory_utilization")
+    parts = [(label, _num(facts, name)) for label, name in (
+        ("model weights", "model_weights_gib"), ("non-torch memory", "non_torch_memory_gib"),
+        ("activation peak", "activation_peak_gib"))]
+    known = [(label, v) for label, v in parts if v is not None]
+    evidence = ["kv_cache_available_gib"] + [n for n in ("total_memory_gib", "gpu_memory_utilization",
+                                                          "model_weights_gib", "non_torch_memory_gib",
+                                                          "activation_peak_gib") if facts.value(n) is not None]
+    lines = []
+    if total is not None and util is not None:
+        lines.append(f"the budget is {total:.2f} GiB x {util:g} = {total * util:.2f} GiB")
+    if known:
+        used = sum(v for _, v in known)
+        lines.append(" + ".join(f"{label} {v:.2f} GiB" for label, v in known) + f" = {used:.2f} GiB")
+    lines.append(f"which leaves {available:.2f} GiB for the KV cache")
+    if total is not None and known:
+        need = sum(v for _, v in known) / total
+        utilization = (f"Any KV cache at all needs gpu_memory_utilization above {need:.2f} (what the weights and "
+                       "activations take of the card), plus the KV cache for your max_model_len; "
+                       + ("at or above 1.0 the model does not fit this card: add NPUs (tensor parallel size) or "
+                          "use a quantized checkpoint." if need >= 0.95 else
+                          f"for example {min(need + 0.1, 0.95):.2f} if the card is not shared."))
+    else:
+        utilization = ("The total NPU memory or the weights are not in the log (vLLM prints `Loading model weights "
+                       "took N GiB` and, in its memory-profiling line, `total_gpu_memory (X GiB) x "
+                       "gpu_memory_utilization (Y)`), so the utilization needed cannot be computed.")
+    return [Verdict({"available": f"{available:.2f}", "arithmetic": "; ".join(lines) + ".",
+                     "utilization": utilization}, evidence)]

@@ -28,6 +28,9 @@ class FactSpec(_Strict):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     label: str
     type: FactType
+    prefer: Literal["first", "last"] = "first"
+    """Between equally strong lines, keep the first (versions) or the last (figures of the run that
+    failed, when a log holds several start-ups)."""
 
 
 class ExtractorExample(_Strict):
@@ -192,6 +195,8 @@ class SocFamily(_Strict):
     """A product family of Ascend chips and the names logs print for its members."""
 
     family: str
+    label: str
+    """A short name for reports (``Atlas A2 (Ascend 910B)``)."""
     product: str
     names: list[str] = Field(min_length=1)
     notes: str | None = None

@@ -3,8 +3,8 @@
 Python packages follow PEP 440 (``0.9.1rc1``, ``2.5.1.post1.dev20250619``, ``2.7.1+cpu``) and are
 parsed with :mod:`packaging`. CANN prints ``8.1.RC1``, ``8.0.RC3.alpha002``, ``8.2.0`` and the driver
 ``24.1.rc2``: their ``RCn`` is a release candidate of that version, so it is rewritten to PEP 440
-before parsing (``8.1.RC1`` -> ``8.1rc1``; an ``alphaN``/``betaN`` tail is a pre-release of the RC and
-is dropped: CANN's alphas are compatible with their RC).
+before parsing (``8.1.RC1`` -> ``8.1rc1``, ``24.1.rc2.2`` -> ``24.1rc2.post2``; an ``alphaN``/``betaN``
+tail is a pre-release of the RC and is dropped: CANN's alphas are compatible with their RC).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 
 from packaging.version import InvalidVersion, Version
 
-_CANN = re.compile(r"^(\d+(?:\.\d+)*)(?:\.(?:RC|rc)(\d+))?(?:\.(?:alpha|beta|T)\d+)?(?:\.SPC\d+)?$")
+_CANN = re.compile(r"^(\d+(?:\.\d+)*)(?:\.(?:RC|rc)(\d+)(?:\.(\d+))?)?(?:\.(?:alpha|beta|T)\d+)?(?:\.SPC\d+)?$")
 
 
 def parse_version(text: str) -> Version | None:
@@ -26,7 +26,8 @@ def parse_version(text: str) -> Version | None:
         text = text[1:]
     m = _CANN.match(text)
     if m:
-        text = m.group(1) + (f"rc{m.group(2)}" if m.group(2) else "")
+        # a patch of a release candidate (driver 24.1.rc2.2, CANN 8.0.RC2.2) follows that candidate
+        text = m.group(1) + (f"rc{m.group(2)}" if m.group(2) else "") + (f".post{m.group(3)}" if m.group(3) else "")
     try:
         return Version(text)
     except InvalidVersion:
