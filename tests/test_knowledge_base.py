@@ -61,7 +61,6 @@ def test_corpus_cases_record_a_public_source():
 def test_catalog_is_up_to_date():
     from tests.conftest import ROOT
     from triage.catalog import render_catalog
-
     from triage.compat import load_compat
 
     expected = render_catalog(RULES, CASES, load_compat()) + "\n"
