@@ -139,6 +139,10 @@ def _render(report, fmt: str, redactor=None):
     elif fmt == "json":
         print(machine.to_json(report))
     elif fmt == "jsonl":
+        # findings reasoned from facts exist only once the whole input is read: they close the stream
+        for finding in report.findings:
+            if finding.pack == "compat":
+                print(machine.finding_line(finding))
         print(machine.summary_line(report))
     elif fmt == "markdown":
         from triage.render import markdown

@@ -15,10 +15,10 @@ from typing import BinaryIO
 from triage.compat import Knowledge, load_compat
 from triage.compat.checks import TESTS
 from triage.compiled import CompiledRule, MatchTimeout, fill
-from triage.facts import CompiledExtractor, FactStore
+from triage.facts import MAX_READ_PER_BLOCK, CompiledExtractor, FactStore
 from triage.loader import RuleSet
 from triage.matching import Matcher, choose_matcher
-from triage.matching.base import DETECTORS
+from triage.matching.base import DETECTORS, exact_prefilter
 from triage.normalize import LineView
 from triage.rank import apply_suppression, rank_key
 from triage.reader import BLOCK_SIZE, MAX_LINE, BlockReader, decode_line
@@ -90,10 +90,18 @@ class Analysis:
         self.facts = FactStore(extractors, list(self.knowledge.facts))
         # the extractors' patterns join the prefilter after the detectors: (extractor, is its `after`)
         self._fact_targets: list[tuple[int, bool]] = []
+        self._fact_has_after = [ex.after is not None for ex in self.knowledge.extractors]
         self._fact_patterns: list[tuple[str, bool]] = []
+        self._fact_limits: dict[int, tuple[str, int]] = {}
+        base = len(self._rules) + len(DETECTORS)
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
                 if pattern is not None:
+                    if not is_after and ex.after is None and exact_prefilter(pattern):
+                        # the engine reads at most this many matching lines a block: a matcher
+                        # whose candidates are exactly the matching lines may offer no more
+                        prefer = self.knowledge.facts[ex.fact].prefer
+                        self._fact_limits[base + len(self._fact_targets)] = (prefer, MAX_READ_PER_BLOCK)
                     self._fact_targets.append((k, is_after))
                     self._fact_patterns.append((pattern, ex.ignore_case))
 
@@ -102,8 +110,14 @@ class Analysis:
         """The prefilter, built on first use (raises ``ValueError`` for an unknown name)."""
         if self._matcher is None:
             name = self._matcher_spec if isinstance(self._matcher_spec, str) else None
-            self._matcher = choose_matcher(self._rules, name, extra=self._fact_patterns)
+            self._matcher = self.build_matcher(name)
         return self._matcher
+
+    def build_matcher(self, name: str | None = None, *, use_cache: bool = True) -> Matcher:
+        """A prefilter for these rules and fact extractors (``name`` as for ``matcher``); one may
+        be shared by analyses of the same rules and knowledge. Raises ``ValueError`` for an unknown name."""
+        return choose_matcher(self._rules, name, use_cache=use_cache, extra=self._fact_patterns,
+                              limits=self._fact_limits)
 
     # -- input -------------------------------------------------------------------------------------
     def feed(self, stream: BinaryIO, file: str | None = None) -> Iterator[Finding]:
@@ -128,7 +142,9 @@ class Analysis:
                     if len(new) > 1:  # announce the most specific finding of a line first
                         new.sort(key=lambda f: (f.generic, -f.priority))
                     yield from new
+                self.facts.flush()
         finally:
+            self.facts.flush()
             self.lines_read += reader.lines_read
             for line, length in reader.truncated[: MAX_KEPT - len(self._truncated)]:
                 self._truncated.append(TruncatedLine(file=file, line=line, length=length, limit=self.max_line))
@@ -144,9 +160,13 @@ class Analysis:
                 if d < len(DETECTORS):
                     detectors.append(DETECTORS[d][0])
                     continue
+                k, is_after = self._fact_targets[d - len(DETECTORS)]
+                if not self._fact_has_after[k]:
+                    self.facts.queue(k, file_index, file, line_no, raw)
+                    continue
+                # an extractor with `after` reads its lines now, in order with their context lines
                 if view is None:
                     view = LineView(decode_line(raw))
-                k, is_after = self._fact_targets[d - len(DETECTORS)]
                 if is_after:
                     self.facts.see_context(k, file_index, line_no, view)
                 else:
@@ -290,9 +310,10 @@ class Analysis:
 
 
 class _CheckRule:
-    """A fact check in the shape ranking and :meth:`Analysis._finding` expect of a compiled rule."""
+    """A fact check in the shape ranking and :meth:`Analysis._finding` expect of a compiled rule;
+    its findings say ``pack: compat``."""
 
-    pack = "builtin"
+    pack = "compat"
 
     def __init__(self, check, index: int):
         self.rule = check

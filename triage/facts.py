@@ -8,16 +8,20 @@ fact with the line it came from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from triage.compat.schema import UNITS, Extractor, FactSpec
 from triage.compat.versions import parse_version
 from triage.dialect import compile_rule_regex
 from triage.normalize import LineView
+from triage.reader import decode_line
 from triage.report import Fact
 
 MAX_OTHERS = 5
+#: Matching lines read per extractor and block once its value is known (only to collect ``others``):
+#: a big log repeats a start-up line thousands of times, and reading each costs a regex search.
+MAX_READ_PER_BLOCK = 8
 _TRAILING = re.compile(r"[,;.)\]'\"]+$")
 
 
@@ -66,12 +70,21 @@ def normalise_value(fact: FactSpec, value: str, unit: str | None) -> str | None:
     return value or None
 
 
-@dataclass
 class _Best:
-    fact: Fact
-    priority: int
-    position: tuple[int, int]
-    others: list[str] = field(default_factory=list)
+    """The value kept for one fact, as plain fields (a line offers a fact thousands of times in a
+    big log; the pydantic :class:`Fact` is built once, for the report)."""
+
+    __slots__ = ("value", "file", "line", "text", "extractor", "priority", "position", "others")
+
+    def __init__(self, value: str, file: str | None, line: int, text: str, extractor: str, priority: int,
+                 position: tuple[int, int]):
+        self.value, self.file, self.line, self.text = value, file, line, text
+        self.extractor, self.priority, self.position = extractor, priority, position
+        self.others: list[str] = []
+
+    def note_other(self, value: str) -> None:
+        if value != self.value and value not in self.others and len(self.others) < MAX_OTHERS:
+            self.others.append(value)
 
 
 class FactStore:
@@ -83,6 +96,37 @@ class FactStore:
         self._order = {name: i for i, name in enumerate(order)}
         self._best: dict[str, _Best] = {}
         self._context: dict[int, tuple[int, int]] = {}  # extractor index -> (file index, line) of `after`
+        self._labels = {ex.fact.name: ex.fact.label for ex in extractors}
+        self._queued: dict[int, list[tuple[int, str | None, int, bytes]]] = {}
+
+    def queue(self, k: int, file_index: int, file: str | None, line_no: int, raw: bytes) -> None:
+        """Remember a candidate line of extractor ``k`` (one without ``after``) until :meth:`flush`.
+
+        Lines are read only at the end of the block, from the end backwards for ``prefer: last``
+        facts, so a start-up line repeated throughout a big log costs a list append, not a search;
+        a fact whose value can no longer change is not even queued.
+        """
+        ex = self.extractors[k]
+        best = self._best.get(ex.fact.name)
+        if best is not None and len(best.others) >= MAX_OTHERS and (
+                best.priority > ex.spec.priority or (best.priority == ex.spec.priority and ex.fact.prefer == "first")):
+            return
+        self._queued.setdefault(k, []).append((file_index, file, line_no, raw))
+
+    def flush(self) -> None:
+        """Read the queued lines: per extractor, in line order (``prefer: first``) or backwards
+        (``prefer: last``), until its value is read and at most :data:`MAX_READ_PER_BLOCK` lines matched."""
+        queued, self._queued = self._queued, {}
+        for k in sorted(queued):
+            lines = queued[k]
+            if self.extractors[k].fact.prefer == "last":
+                lines.reverse()
+            read = 0
+            for file_index, file, line_no, raw in lines:
+                if self.offer(k, file_index, file, line_no, LineView(decode_line(raw))):
+                    read += 1
+                    if read >= MAX_READ_PER_BLOCK:
+                        break
 
     def see_context(self, k: int, file_index: int, line_no: int, view: LineView) -> None:
         """Line ``line_no`` may be the ``after`` line of extractor ``k``: remember it if so."""
@@ -93,6 +137,10 @@ class FactStore:
         """Test extractor ``k`` on a line; keep the value if it beats what is known. True if read."""
         ex = self.extractors[k]
         spec = ex.spec
+        name = ex.fact.name
+        best = self._best.get(name)
+        if (best is not None and best.priority > spec.priority and len(best.others) >= MAX_OTHERS):
+            return False  # nothing this line could change
         if spec.after is not None:
             seen = self._context.get(k)
             if seen is None or seen[0] != file_index or not 0 < line_no - seen[1] <= spec.within:
@@ -104,30 +152,31 @@ class FactStore:
         value = normalise_value(ex.fact, groups["value"] or "", groups.get("unit") or spec.unit)
         if value is None:
             return False
-        name = ex.fact.name
-        best = self._best.get(name)
-        new = Fact(name=name, label=ex.fact.label, value=value, file=file, line=line_no, text=view.raw,
-                   extractor=spec.id)
         position = (file_index, line_no)
         if best is None:
-            self._best[name] = _Best(new, spec.priority, position)
+            self._best[name] = _Best(value, file, line_no, view.raw, spec.id, spec.priority, position)
         elif spec.priority > best.priority or (spec.priority == best.priority and ex.fact.prefer == "last"
-                                               and position > best.position and value != best.fact.value):
-            others = [best.fact.value, *best.others]
-            self._best[name] = _Best(new, spec.priority, position, [v for v in dict.fromkeys(others) if v != value])
-        elif value != best.fact.value and value not in best.others and len(best.others) < MAX_OTHERS:
-            best.others.append(value)
+                                               and position > best.position):
+            new = _Best(value, file, line_no, view.raw, spec.id, spec.priority, position)
+            for other in (best.value, *best.others):
+                new.note_other(other)
+            self._best[name] = new
+        else:
+            best.note_other(value)
         return True
 
     def value(self, name: str) -> str | None:
         """The value of fact ``name``, or None when no line gave it."""
         best = self._best.get(name)
-        return best.fact.value if best else None
+        return best.value if best else None
 
     def fact(self, name: str) -> Fact | None:
         """The fact ``name`` with its line, or None."""
-        best = self._best.get(name)
-        return best.fact.model_copy(update={"others": list(best.others)}) if best else None
+        b = self._best.get(name)
+        if b is None:
+            return None
+        return Fact(name=name, label=self._labels.get(name, name), value=b.value, file=b.file, line=b.line,
+                    text=b.text, extractor=b.extractor, others=list(b.others))
 
     def position(self, name: str) -> tuple[int, int] | None:
         """(file index, line) of fact ``name``."""

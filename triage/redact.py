@@ -118,6 +118,10 @@ class Redactor:
             self.scan(problem.message)
         for note in report.notices:
             self.scan(note)
+        for fact in report.facts:
+            self.scan(fact.text)
+            if fact.file:
+                self.scan(fact.file)
         return Report.model_validate(_walk(report.model_dump(), self))
 
     def _scan_finding(self, finding: Finding) -> None:

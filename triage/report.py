@@ -56,8 +56,8 @@ class Fact(BaseModel):
     memory figure), for the report's Environment section and the compatibility checks.
 
     ``value`` is normalised by the fact's type: versions as printed, sizes in GiB, counts without
-    digit separators. ``others`` lists other values seen for the same fact (up to 5), e.g. the
-    KV-cache memory of each worker.
+    digit separators. ``others`` lists other values seen for the same fact (up to 5, a sample: a
+    few matching lines of each 4 MiB block are read), e.g. the KV-cache memory of each worker.
     """
 
     name: str

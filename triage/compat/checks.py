@@ -52,6 +52,12 @@ def vllm_ascend_release(knowledge, version: str | None) -> VllmAscendRelease | N
     """The table entry of vllm-ascend ``version`` (a tagged release; dev builds have none)."""
     if version is None or knowledge.vllm_ascend is None or is_dev_build(version):
         return None
+    v = parse_version(version)
+    if v is not None and v.dev is not None and v.pre is None:
+        # a development build of X.Y.Z (0.7.3-dev) precedes X.Y.Z's first release candidate
+        line = [r for r in knowledge.vllm_ascend.releases
+                if (parse_version(r.vllm_ascend) or v).base_version == v.base_version]
+        return line[-1] if line else None  # the table is newest first
     for rel in knowledge.vllm_ascend.releases:
         if same_release(version, rel.vllm_ascend) and same_release(rel.vllm_ascend, version):
             return rel
@@ -160,11 +166,15 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
     if cann is None:
         return []
     needs: list[tuple[str, str, str]] = []  # (cann, who, fact)
-    rel = vllm_ascend_release(knowledge, facts.value("vllm_ascend_version"))
+    va = facts.value("vllm_ascend_version")
+    rel = vllm_ascend_release(knowledge, va)
     if rel is not None and rel.cann:
-        needs.append((rel.cann, f"vllm-ascend {rel.vllm_ascend}", "vllm_ascend_version"))
+        who = f"vllm-ascend {va}" + ("" if same_release(va, rel.vllm_ascend) else f" (a build of {rel.vllm_ascend})")
+        needs.append((rel.cann, who, "vllm_ascend_version"))
     tn = facts.value("torch_npu_version")
-    if tn is not None and knowledge.torch_npu is not None:
+    tv = parse_version(tn) if tn is not None else None
+    # a nightly torch_npu (2.5.1.dev20250308) precedes the release the table describes: not judged
+    if tn is not None and tv is not None and tv.dev is None and knowledge.torch_npu is not None:
         for t in knowledge.torch_npu.releases:
             if t.cann and same_release(tn, t.torch_npu):
                 lowest = min(t.cann, key=lambda c: release_of(c) or release_of("0"))

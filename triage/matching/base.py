@@ -72,6 +72,12 @@ def _trim_tail(pattern: str) -> str:
         pattern = head
 
 
+def exact_prefilter(pattern: str) -> bool:
+    """True when the prefilter form of ``pattern`` is the pattern itself (no line anchors, no
+    trailing piece trimmed): its hits are then exactly the lines the pattern matches."""
+    return _unanchor(pattern) == pattern and _trim_tail(pattern) == pattern
+
+
 def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]] = ()) -> list[PrefilterPattern]:
     """Every pattern whose hit may make a rule (or a detector) match, with its target id.
 

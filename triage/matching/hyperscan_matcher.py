@@ -38,8 +38,11 @@ class HyperscanMatcher:
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[PrefilterPattern], *, use_cache: bool = True, only_cached: bool = False):
+    def __init__(self, patterns: Sequence[PrefilterPattern], *, use_cache: bool = True, only_cached: bool = False,
+                 limits: dict[int, tuple[str, int]] | None = None):
         self._esc_id = len(patterns)
+        # pattern ids whose hits are thinned to the first / last k per block (see choose_matcher)
+        self._limited = {i: limits[p.target] for i, p in enumerate(patterns) if limits and p.target in limits}
         self._target_of = [p.target for p in patterns]
         self._slow: list[tuple[re.Pattern[bytes], int]] = []
         self.compile_seconds = 0.0
@@ -109,6 +112,8 @@ class HyperscanMatcher:
             for start in line_hits(rx, bytes(view), block.sep):
                 hits.append((start + 1, -1 - target))
         hits.sort()
+        if self._limited:
+            hits = self._thin(hits, data, block.sep)
         # a hit ends at `to`: its last byte, `to - 1`, is on the line it belongs to
         for start, end, line_no, pids in hits_by_line(block, data, len(view), [(max(to - 1, 0), pid)
                                                                                   for to, pid in hits]):
@@ -116,6 +121,33 @@ class HyperscanMatcher:
             for pid in pids:
                 self._add_target(pid, targets)
             yield from self._emit(data, block.sep, start, end, line_no, targets)
+
+    def _thin(self, hits: list[tuple[int, int]], data, sep: bytes) -> list[tuple[int, int]]:
+        """Keep only the hits on the first / last k lines of each limited pattern (a start-up line
+        repeated all over a big log is then read k times a block, not thousands); others pass."""
+        limited = self._limited
+        kept: list[tuple[int, int]] = []
+        by_pid: dict[int, list[tuple[int, int]]] = {}
+        for hit in hits:
+            if hit[1] in limited:
+                by_pid.setdefault(hit[1], []).append(hit)
+            else:
+                kept.append(hit)
+        if not by_pid:
+            return hits
+        for pid, group in by_pid.items():
+            which, k = limited[pid]
+            ordered = group if which == "first" else reversed(group)
+            lines: set[int] = set()
+            for to, i in ordered:
+                start = data.rfind(sep, 0, max(to - 1, 0)) + 1  # the hit's last byte is on its line
+                if start not in lines:
+                    if len(lines) == k:
+                        break
+                    lines.add(start)
+                kept.append((to, i))
+        kept.sort()
+        return kept
 
     def _add_target(self, pid: int, targets: set[int]) -> None:
         if pid < 0:

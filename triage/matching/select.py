@@ -12,13 +12,16 @@ MATCHERS = ("auto", "small", "hyperscan", "literal", "reference")
 
 
 def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True,
-                   extra: Sequence[tuple[str, bool]] = ()) -> Matcher:
+                   extra: Sequence[tuple[str, bool]] = (), limits: dict[int, tuple[str, int]] | None = None
+                   ) -> Matcher:
     """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter;
     ``small``, for a few lines: Hyperscan only if its compiled database is already cached, else the
     literal prefilter, so a pasted line never waits for a compile).
 
     ``extra`` patterns (``(regex, ignore_case)``) become targets after the detectors (see
-    :func:`~triage.matching.base.prefilter_patterns`).
+    :func:`~triage.matching.base.prefilter_patterns`). ``limits`` maps a target whose prefilter
+    pattern is exactly its test to ``("first" | "last", k)``: a matcher may offer only its first or
+    last ``k`` lines of a block (Hyperscan does; the others offer all, and the engine reads the same k).
 
     Raises ``ValueError`` for an unknown name and ``ImportError`` when ``hyperscan`` is asked
     for explicitly but cannot be imported.
@@ -40,7 +43,7 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
                 raise
         else:
             try:
-                return HyperscanMatcher(patterns, use_cache=use_cache, only_cached=name == "small")
+                return HyperscanMatcher(patterns, use_cache=use_cache, only_cached=name == "small", limits=limits)
             except LookupError:
                 pass
     from triage.matching.literal import LiteralMatcher
