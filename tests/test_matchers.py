@@ -8,8 +8,8 @@ import random
 import pytest
 
 from tests.conftest import CORPUS
-from triage.engine import Analysis
 from triage.compat import load_compat
+from triage.engine import Analysis
 from triage.loader import load_rules
 
 RULES = load_rules()
