@@ -13,7 +13,8 @@ import re
 
 from packaging.version import InvalidVersion, Version
 
-_CANN = re.compile(r"^(\d+(?:\.\d+)*)(?:\.(?:RC|rc)(\d+)(?:\.(\d+))?)?(?:\.(?:alpha|beta|T)\d+)?(?:\.SPC\d+)?$")
+_CANN = re.compile(r"^(\d+(?:\.\d+)*)(?:\.(?:RC|rc)(\d+)(?:\.(\d+))?)?"
+                   r"(?:\.(?:alpha|beta|T)\d+)?(?:\.SPC\d+)?(?:\.B\d+)?$")
 
 
 def parse_version(text: str) -> Version | None:

@@ -53,6 +53,30 @@ def _unanchor(pattern: str) -> str:
     return pattern
 
 
+# A leading piece that may match nothing (`[-*\s]*`, `\s*`, `(?:\*\*)?`) does not change which lines
+# an unanchored pattern matches, but gives Hyperscan no literal to start from: it is dropped.
+_HEAD = re.compile(r"^(?:\[(?:\\.|[^\]\\])*\]|\\[sSwWd]|\(\?:(?:\\.|[^()\\])*\))[*?]")
+
+
+def _trim_head(pattern: str) -> str:
+    from re import _parser  # the stdlib parser: checks that the piece is the first item of the pattern
+
+    while True:
+        m = _HEAD.match(pattern)
+        if not m or m.end() == len(pattern):
+            return pattern
+        rest = pattern[m.end():]
+        if rest[:1] in "*+?{":
+            return pattern
+        try:
+            old, new = _parser.parse(pattern), _parser.parse(rest)
+        except re.error:
+            return pattern
+        if len(old.data) != len(new.data) + 1 or any(op is _parser.BRANCH for op, _ in old.data):
+            return pattern
+        pattern = rest
+
+
 # Trailing pieces that only extend a match to the end of the line. Dropping them keeps the
 # prefilter a superset, and avoids one Python callback per byte that Hyperscan reports for each
 # possible end of `.+` ("RuntimeError: (?P<message>.+)" would call back ~100 times a line).
@@ -75,7 +99,7 @@ def _trim_tail(pattern: str) -> str:
 def exact_prefilter(pattern: str) -> bool:
     """True when the prefilter form of ``pattern`` is the pattern itself (no line anchors, no
     trailing piece trimmed): its hits are then exactly the lines the pattern matches."""
-    return _unanchor(pattern) == pattern and _trim_tail(pattern) == pattern
+    return _unanchor(pattern) == pattern and _trim_tail(pattern) == pattern and _trim_head(pattern) == pattern
 
 
 def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]] = ()) -> list[PrefilterPattern]:
@@ -98,7 +122,7 @@ def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str,
         out.append(PrefilterPattern(base + k, regex, False))
     base += len(DETECTORS)
     for i, (regex, ignore_case) in enumerate(extra):
-        out.append(PrefilterPattern(base + i, _trim_tail(_unanchor(regex)), ignore_case))
+        out.append(PrefilterPattern(base + i, _trim_head(_trim_tail(_unanchor(regex))), ignore_case))
     return out
 
 
