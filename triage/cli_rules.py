@@ -63,11 +63,22 @@ def show(rule_id: str, rules: list[Path] = RulesOpt,
         raise _fail(str(exc), exc.exit_code) from None
     r = ruleset.by_id.get(rule_id)
     if r is None:
-        raise _fail(f"no rule `{rule_id}`", 2)
-    # Plain print: the YAML must stay valid when redirected to a file, whatever the width.
-    print(f"# {r.file}:{r.line} (pack {r.pack})")
-    print(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
-                         width=110), end="")
+        from triage.compat import load_compat
+
+        knowledge = load_compat()
+        check = next((c for c in knowledge.checks if c.id == rule_id), None)
+        if check is None:
+            raise _fail(f"no rule or fact check `{rule_id}`", 2)
+        # a fact check (compat/checks.yaml): reasoned from facts, see docs/compat.md
+        file, line = knowledge.where[rule_id]
+        print(f"# {file}:{line} (fact check, reasoner `{check.test}` in triage/compat/checks.py)")
+        print(yaml.safe_dump(check.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
+                             width=110), end="")
+    else:
+        # Plain print: the YAML must stay valid when redirected to a file, whatever the width.
+        print(f"# {r.file}:{r.line} (pack {r.pack})")
+        print(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
+                             width=110), end="")
     folder = corpus or default_corpus_dir()
     if folder:
         cases = [c for c in load_cases(folder)

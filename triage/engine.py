@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from triage.compat import Knowledge, load_compat
 from triage.compat.checks import TESTS
+from triage.compat.versions import is_dev_build
 from triage.compiled import CompiledRule, MatchTimeout, fill
 from triage.facts import MAX_READ_PER_BLOCK, CompiledExtractor, FactStore
 from triage.loader import RuleSet
@@ -266,6 +267,12 @@ class Analysis:
         fired = {s.rule.id for s in self._states.values()}
         specific = {s.rule.id for s in self._states.values()
                     if not s.rule.rule.generic and s.rule.rule.severity in SEVERITIES[:2]}
+        dev = self.facts.fact("vllm_ascend_version")
+        if dev is not None and is_dev_build(dev.value) and len(self.notices) < MAX_KEPT:
+            note = (f"{dev.file or '-'}:{dev.line}: vllm-ascend {dev.value} is a development build: the release "
+                    "tables were not applied to it")
+            if note not in self.notices:
+                self.notices.append(note)
         for k, check in enumerate(self.knowledge.checks):
             for verdict in TESTS[check.test].fn(self.facts, self.knowledge, check.params):
                 facts = [f for f in (self.facts.fact(n) for n in verdict.facts) if f is not None]

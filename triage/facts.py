@@ -67,7 +67,8 @@ def normalise_value(fact: FactSpec, value: str, unit: str | None) -> str | None:
         gib = number * UNITS[unit or "GiB"]
         return f"{gib:.4f}".rstrip("0").rstrip(".") if gib else "0"
     value = value.strip("'\"")
-    return value or None
+    # vLLM prints unset options as None (quantization=None): not a fact
+    return value if value and value not in ("None", "null") else None
 
 
 class _Best:

@@ -7,6 +7,8 @@ reads (title, cause, fix) live in ``compat/checks.yaml``; the values computed he
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -159,7 +161,7 @@ def vllm_ascend_requires(facts: FactView, knowledge, params) -> list[Verdict]:
                      "expected_version": " or ".join(wanted)}, ["vllm_ascend_version", fact])]
 
 
-@_test(("cann_version", "required_cann", "required_by"))
+@_test(("cann_version", "required_cann", "required_by", "are"))
 def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
     """CANN older than the one the installed vllm-ascend or torch_npu release is built with."""
     cann = facts.value("cann_version")
@@ -185,7 +187,8 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
         return []
     need, _, _ = max(failing, key=lambda n: release_of(n[0]))
     return [Verdict({"cann_version": cann, "required_cann": need,
-                     "required_by": " and ".join(f"{who} (CANN {n})" for n, who, _ in failing)},
+                     "required_by": " and ".join(f"{who} (CANN {n})" for n, who, _ in failing),
+                     "are": "are" if len(failing) > 1 else "is"},
                     ["cann_version", *[f for *_, f in failing]])]
 
 
@@ -211,7 +214,7 @@ def soc_supported(facts: FactView, knowledge, params) -> list[Verdict]:
                     ["soc", "vllm_ascend_version"])]
 
 
-@_test(("image", "image_soc", "soc", "soc_family"))
+@_test(("image", "image_soc", "soc", "soc_family", "advice"))
 def image_soc(facts: FactView, knowledge, params) -> list[Verdict]:
     """An official vllm-ascend image built for one NPU generation runs on another."""
     image, soc = facts.value("image"), facts.value("soc")
@@ -230,8 +233,20 @@ def image_soc(facts: FactView, knowledge, params) -> list[Verdict]:
         return []
     if family not in variants.values() and family != table.image_default_soc:
         return []  # no image exists for this chip: the release check says so, not this one
+    suffix = next((f"-{v.suffix}" for v in table.image_variants if v.soc == family), "")
+    rel = vllm_ascend_release(knowledge, facts.value("vllm_ascend_version"))
+    release = None
+    if rel is not None and family in rel.socs:
+        release = rel.vllm_ascend
+    elif rel is not None:
+        newer = [r.vllm_ascend for r in table.releases if family in r.socs and at_least(r.vllm_ascend, rel.vllm_ascend)]
+        release = newer[-1] if newer else None
+    label = soc_label(knowledge, family)
+    advice = (f"Use the {label} build of the image: tag `v{release}{suffix}`" if release else
+              f"Use the {label} build of an image release that supports it (tag suffix `{suffix}`)" if suffix else
+              f"Use the plain tag of an image release that supports {label}")
     return [Verdict({"image": image, "image_soc": soc_label(knowledge, built_for), "soc": soc,
-                     "soc_family": soc_label(knowledge, family)}, ["image", "soc"])]
+                     "soc_family": label, "advice": advice}, ["image", "soc"])]
 
 
 @_test(("architecture", "family", "package", "found_version", "required_version"), ("package",))
@@ -251,7 +266,8 @@ def model_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
         return []
     names = {"vllm": "vLLM", "vllm_ascend": "vllm-ascend", "transformers": "transformers"}
     evidence = ["architecture" if facts.value("architecture") else "model_type", f"{package}_version"]
-    return [Verdict({"architecture": req.architecture, "family": req.family, "package": names[package],
+    family = re.sub(r"\s*\(.*\)$", "", req.family)  # "Qwen3-Next (Qwen3-Next-80B-A3B)" -> "Qwen3-Next"
+    return [Verdict({"architecture": req.architecture, "family": family, "package": names[package],
                      "found_version": found, "required_version": minimum}, evidence)]
 
 
@@ -276,12 +292,26 @@ def _util_needed(facts: FactView, extra_gib: float) -> tuple[str, float | None]:
                 "memory: N, total memory: M` in bytes), so the utilization needed cannot be computed.", None)
     needed = util + extra_gib / total
     text = (f"gpu_memory_utilization needed = {util:g} + {extra_gib:.2f} GiB / {total:.2f} GiB = {needed:.3f}")
-    if needed > 1.0:
-        text += ", more than the whole card: no utilization setting fits this length on one card"
+    if needed > 0.95:
+        text += (", more than a card can give (keep ~5% for the runtime): no utilization setting fits this "
+                 "length on these cards")
     return text + ".", needed
 
 
-@_test(("max_model_len", "fit_len", "arithmetic", "utilization"))
+def utilization_fix(needed: float | None) -> str:
+    """The fix step that follows from the utilization computed (or not) in the cause."""
+    if needed is None:
+        return ("Or make room for the KV cache: add NPUs with `--tensor-parallel-size`, quantize the KV cache or "
+                "the weights where the backend supports it, or raise `--gpu-memory-utilization` if the card is "
+                "not shared")
+    if needed > 0.95:
+        return ("Or make room for the KV cache on more cards: raise `--tensor-parallel-size` (or pipeline "
+                "parallelism), or quantize the KV cache or the weights where the backend supports it")
+    return (f"Or set `--gpu-memory-utilization {math.ceil(needed * 100) / 100:.2f}` (computed above) if the "
+            "card is not shared, or add NPUs with `--tensor-parallel-size`")
+
+
+@_test(("max_model_len", "fit_len", "arithmetic", "utilization", "utilization_fix"))
 def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
     """The KV cache the memory budget leaves cannot hold one ``max_model_len`` request: compute the
     longest length that fits and the ``gpu_memory_utilization`` the requested one needs."""
@@ -307,7 +337,7 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
             lines.append(f"vLLM's own estimate from the unrounded figures is {fit:,}, which agrees; use it")
             evidence.append("max_model_len_estimate")
         evidence += ["kv_cache_needed_gib", "kv_cache_available_gib"]
-        util_text, _ = _util_needed(facts, needed - available)
+        util_text, util_value = _util_needed(facts, needed - available)
     elif tokens is not None and tokens < max_len:
         fit = int(tokens)
         lines = [f"the KV cache holds {fit:,} tokens", f"max_model_len is {int(max_len):,}",
@@ -320,8 +350,9 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
                          f"{int(max_len):,} tokens need {need_gib:.2f} GiB of KV cache, {need_gib - available:.2f} GiB "
                          "more than there is")
             evidence.append("kv_cache_available_gib")
-            util_text, _ = _util_needed(facts, need_gib - available)
+            util_text, util_value = _util_needed(facts, need_gib - available)
         else:
+            util_value = None
             util_text = ("The KV-cache memory is not in the log (vLLM prints it at INFO level: V1 as `Available KV "
                          "cache memory: N GiB`, V0 in its memory-profiling line as `the rest of the memory reserved "
                          "for KV Cache is N GiB` or `kv_cache_size=N GiB`), so the gpu_memory_utilization needed "
@@ -332,11 +363,11 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
         if facts.value(name) is not None and name not in evidence:
             evidence.append(name)
     return [Verdict({"max_model_len": str(int(max_len)), "fit_len": str(fit), "arithmetic": "; ".join(lines) + ".",
-                     "utilization": util_text}, evidence)]
+                     "utilization": util_text, "utilization_fix": utilization_fix(util_value)}, evidence)]
 
 
 
-@_test(("available", "arithmetic", "utilization"))
+@_test(("available", "arithmetic", "utilization", "utilization_fix"))
 def kv_budget(facts: FactView, knowledge, params) -> list[Verdict]:
     """Memory profiling left no memory (zero or negative) for the KV cache: show where the
     ``gpu_memory_utilization`` budget went and the utilization that would leave some."""
@@ -352,22 +383,41 @@ def kv_budget(facts: FactView, knowledge, params) -> list[Verdict]:
                                                           "model_weights_gib", "non_torch_memory_gib",
                                                           "activation_peak_gib") if facts.value(n) is not None]
     lines = []
-    if total is not None and util is not None:
-        lines.append(f"the budget is {total:.2f} GiB x {util:g} = {total * util:.2f} GiB")
+    budget = total * util if total is not None and util is not None else None
+    if budget is not None:
+        lines.append(f"the budget is {total:.2f} GiB x {util:g} = {budget:.2f} GiB")
+    used = sum(v for _, v in known)
     if known:
-        used = sum(v for _, v in known)
-        lines.append(" + ".join(f"{label} {v:.2f} GiB" for label, v in known) + f" = {used:.2f} GiB")
+        listed = " + ".join(f"{label} {v:.2f} GiB" for label, v in known)
+        if budget is not None and abs(budget - used - available) > 0.05:
+            # what vLLM counts but the log does not itemise (activations, non-torch memory, other processes)
+            listed += f" + other use {budget - used - available:.2f} GiB"
+            used = budget - available
+        lines.append(listed + (f" = {used:.2f} GiB" if len(listed.split(" + ")) > 1 else ""))
     lines.append(f"which leaves {available:.2f} GiB for the KV cache")
-    if total is not None and known:
-        need = sum(v for _, v in known) / total
-        utilization = (f"Any KV cache at all needs gpu_memory_utilization above {need:.2f} (what the weights and "
-                       "activations take of the card), plus the KV cache for your max_model_len; "
-                       + ("at or above 1.0 the model does not fit this card: add NPUs (tensor parallel size) or "
-                          "use a quantized checkpoint." if need >= 0.95 else
-                          f"for example {min(need + 0.1, 0.95):.2f} if the card is not shared."))
+    need: float | None = None
+    if budget is not None:
+        need = util + (-available) / total  # the utilization at which the KV cache reaches zero
+        utilization = (f"The KV cache gets memory only above gpu_memory_utilization {util:g} + {-available:.2f} GiB / "
+                       f"{total:.2f} GiB = {need:.3f}, plus what your max_model_len needs.")
+    elif total is not None and known:
+        need = used / total
+        utilization = (f"The KV cache gets memory only above gpu_memory_utilization {used:.2f} / {total:.2f} = "
+                       f"{need:.3f} (the weights and activations alone), plus what your max_model_len needs.")
     else:
         utilization = ("The total NPU memory or the weights are not in the log (vLLM prints `Loading model weights "
                        "took N GiB` and, in its memory-profiling line, `total_gpu_memory (X GiB) x "
                        "gpu_memory_utilization (Y)`), so the utilization needed cannot be computed.")
+    if need is not None and need > 0.9:
+        utilization += " That is more than a card can give: the model does not fit these cards."
+        fix = ("Shrink what each card holds: more NPUs with `--tensor-parallel-size`, a quantized checkpoint, or a "
+               "lower `--max-num-batched-tokens` / `--max-num-seqs` (the activation peak grows with them)")
+    elif need is not None:
+        fix = (f"Raise `--gpu-memory-utilization` above {need:.2f} (computed above; e.g. "
+               f"{min(math.ceil((need + 0.05) * 100) / 100, 0.95):.2f}) if no other process shares the card "
+               "(check `npu-smi info`)")
+    else:
+        fix = ("If no other process shares the card (check `npu-smi info`), raise `--gpu-memory-utilization`; "
+               "otherwise shrink what each card holds (more NPUs, a quantized checkpoint)")
     return [Verdict({"available": f"{available:.2f}", "arithmetic": "; ".join(lines) + ".",
-                     "utilization": utilization}, evidence)]
+                     "utilization": utilization, "utilization_fix": fix}, evidence)]

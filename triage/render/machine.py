@@ -22,4 +22,6 @@ def summary_line(report: Report) -> str:
     data = report.model_dump(exclude={"findings"})
     data["root_cause"] = report.root_cause.rule_id if report.root_cause else None
     data["ranking"] = [f.rule_id for f in report.findings]
+    # streamed findings are sent before the ranking exists: which of them are symptoms, and of what
+    data["suppressed"] = {f.rule_id: f.suppressed_by for f in report.findings if f.suppressed_by}
     return json.dumps({"type": "summary", **data}, ensure_ascii=False)

@@ -25,6 +25,8 @@ def headline(report: Report) -> str:
                 f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}")
     if report.findings:
         return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
+    if report.lines_read == 0 and report.input_errors:
+        return "Nothing could be read: see the input errors below"
     if report.lines_read == 0:
         return "No problem found in 0 lines: the input was empty"
     return f"No problem found in {report.lines_read} lines"
@@ -81,9 +83,10 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
         note = f" (symptom of {f.suppressed_by})" if f.suppressed_by else ""
         console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} {escape(f'[{f.layer}/{f.component}]')} "
                       f"{f.rule_id}, x{f.count}{escape(note)}", highlight=False, soft_wrap=True)
-        ev = f.evidence[0]
-        console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
-                      highlight=False, soft_wrap=True)
+        # a fact check's evidence is the facts it compared: show them all (a rule: its first line)
+        for ev in f.evidence if f.pack == "compat" else f.evidence[:1]:
+            console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", style="dim",
+                          highlight=False, soft_wrap=True)
         return
     console.print(f"  rule {f.rule_id} · severity {f.severity} · seen {f.count}x, "
                   f"{where(f.first_file, f.first_line)}"
