@@ -267,3 +267,118 @@ def test_check_with_unknown_placeholder_is_refused(tmp_path):
         load_compat.__wrapped__(tmp_path)
     assert ("checks.yaml:9: check compat.x: cause: placeholder {nope} is not a value of test `vllm_pairing`"
             in str(err.value))
+
+
+# -- review findings, each pinned -------------------------------------------------------------------
+
+def test_each_release_row_is_consistent_with_itself():
+    """A release's own vLLM, PyTorch, torch_npu and CANN never make a compatibility finding."""
+    bad = []
+    for rel in KNOWLEDGE.vllm_ascend.releases:
+        lines = [f"vLLM Version: {rel.vllm[0]}", f"vLLM Ascend Version: {rel.vllm_ascend}"]
+        if rel.torch:
+            lines.append(f"PyTorch version: {rel.torch[0]}")
+        if rel.torch_npu:
+            lines.append(f"[pip3] torch-npu=={rel.torch_npu[0]}")
+        if rel.cann:
+            lines += ["CANN:", "package_name=Ascend-cann-toolkit", f"version={rel.cann}"]
+        fired = [f.rule_id for f in explain("\n".join(lines)).findings if f.rule_id.startswith("compat.")]
+        if fired:
+            bad.append((rel.vllm_ascend, fired))
+    assert bad == []
+
+
+def test_a_mismatch_beside_an_unrelated_specific_error_is_context():
+    report = explain("vLLM Version: 0.9.2\nvLLM Ascend Version: 0.9.1\n"
+                     "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
+                     "58.10 GiB already allocated; 1.10 GiB free; 58.60 GiB reserved in total by PyTorch)\n"
+                     "RuntimeError: Engine core initialization failed. See root cause above.")
+    ids = [f.rule_id for f in report.findings]
+    assert report.root_cause.rule_id.startswith("memory.")
+    assert "compat.vllm-ascend-vllm-mismatch" in ids
+
+
+@given(st.integers(min_value=20, max_value=6000))
+def test_huge_numbers_are_not_facts(digits):
+    text = (f"vLLM Version: {'1' * digits}\n--max-model-len {'9' * digits}\nGPU KV cache size: 1,000 tokens\n"
+            f"Available KV cache memory: {'9' * digits}.5 GiB\n")
+    report = explain(text)  # no crash, and no count or size past what a log can mean
+    assert not {f.name for f in report.facts} & {"max_model_len", "kv_cache_available_gib"}
+
+
+def test_hostile_line_for_a_lazy_extractor_is_bounded():
+    import time
+
+    line = "with config: " * 20000  # `.*?` after a repeated literal is quadratic without a time bound
+    start = time.perf_counter()
+    explain(line, matcher="reference")
+    assert time.perf_counter() - start < 30
+
+
+def test_first_value_wins_across_extractors_of_equal_priority_whatever_the_blocks(tmp_path):
+    from triage.engine import Analysis
+
+    text = b"torch-npu                         2.5.1.post1\nx\nName: torch-npu\nVersion: 2.6.0\n"
+    got = set()
+    for block in (48, 4 << 20):
+        analysis = Analysis(RULES, "reference", block_size=block)
+        list(analysis.feed(io.BytesIO(text)))
+        got.add(next((f.value, f.line) for f in analysis.report().facts if f.name == "torch_npu_version"))
+    assert got == {("2.5.1.post1", 1)}
+
+
+def test_rejected_values_count_as_read_lines_in_every_matcher():
+    from triage.engine import Analysis
+
+    text = ("".join(f"Initializing a V1 LLM engine (vdev{i}) with config: model='/m'\n" for i in range(10))
+            + "Initializing a V1 LLM engine (v0.9.1) with config: model='/m'\n").encode()
+    got = {}
+    for name in ("hyperscan", "literal", "reference"):
+        analysis = Analysis(RULES, name)
+        list(analysis.feed(io.BytesIO(text)))
+        got[name] = [(f.name, f.value, f.line) for f in analysis.report().facts]
+    assert got["hyperscan"] == got["literal"] == got["reference"]
+    assert ("vllm_version", "0.9.1", 11) in got["reference"]
+
+
+def test_v1_kv_size_after_a_healthy_start_is_no_finding():
+    report = explain("non-default args: {'model': '/m', 'max_model_len': 131072}\n"
+                     "INFO [kv_cache_utils.py:716] GPU KV cache size: 60,000 tokens\n"
+                     "INFO [kv_cache_utils.py:720] Maximum concurrency for 131,072 tokens per request: 2.10x\n"
+                     "INFO:     Application startup complete.")
+    assert report.findings == []
+
+
+def test_dev_builds_of_vllm_are_not_judged_by_model_checks():
+    report = explain("vLLM Version: 0.1.dev8000+gd6bfae8.empty\nINFO Resolved architecture: Qwen3ForCausalLM")
+    assert [f.rule_id for f in report.findings if f.rule_id.startswith("compat.")] == []
+
+
+def test_the_last_start_up_gives_launch_parameters_and_figures():
+    report = explain("ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that "
+                     "can be stored in KV cache (81536).\n"
+                     "Initializing a V1 LLM engine (v0.9.1) with config: model='/m', max_seq_len=32768, "
+                     "tensor_parallel_size=2\nINFO:     Application startup complete.")
+    fact = next(f for f in report.facts if f.name == "max_model_len")
+    assert (fact.value, fact.line, fact.others) == ("32768", 2, ["131072"])
+    assert "compat.kv-cache-max-model-len" not in [f.rule_id for f in report.findings]
+
+
+def test_a_check_missing_a_required_parameter_is_refused(tmp_path):
+    (tmp_path / "checks.yaml").write_text(
+        "kind: checks\nchecks:\n  - id: compat.x\n    test: vllm_ascend_requires\n    title: a title\n"
+        "    layer: framework\n    component: vLLM\n    severity: error\n    cause: 'something is off'\n"
+        "    fix: [do]\n    references: [r]\n    examples: {match: [a], no_match: [b]}\n")
+    with pytest.raises(RulesInvalid) as err:
+        load_compat.__wrapped__(tmp_path)
+    assert "checks.yaml:3: check compat.x: params: test `vllm_ascend_requires` needs parameter `fact`" in str(err.value)
+
+
+def test_versions_of_the_forms_the_stack_prints():
+    assert str(parse_version("8.5.0.alpha001")) == "8.5.0a1"
+    assert str(parse_version("23.0.rc3.b060")) == "23.0rc3"
+    assert str(parse_version("2.0.T3.B010")) == "2.0a3" and at_least("2.0.T3.B010", "2.0.RC1") is False
+    assert parse_version("1" * 5000) is None
+    from triage.compat.versions import same_minor
+
+    assert same_minor("2.8", "2.8.0")

@@ -98,7 +98,8 @@ class Analysis:
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
                 if pattern is not None:
-                    if not is_after and ex.after is None and exact_prefilter(pattern):
+                    if (not is_after and ex.after is None and self.knowledge.facts[ex.fact].prefer == "last"
+                            and exact_prefilter(pattern)):
                         # the engine reads at most this many matching lines a block: a matcher
                         # whose candidates are exactly the matching lines may offer no more
                         prefer = self.knowledge.facts[ex.fact].prefer
@@ -264,7 +265,9 @@ class Analysis:
         """Findings reasoned from the facts (``compat/checks.yaml``), as states ranked with the rest."""
         out = []
         positions = {}
-        fired = {s.rule.id for s in self._states.values()}
+        # only specific findings count: the generic wrappers (engine init failed, a bare
+        # RuntimeError) fire in nearly every failed log and explain nothing
+        fired = {s.rule.id for s in self._states.values() if not s.rule.rule.generic}
         specific = {s.rule.id for s in self._states.values()
                     if not s.rule.rule.generic and s.rule.rule.severity in SEVERITIES[:2]}
         dev = self.facts.fact("vllm_ascend_version")
@@ -312,7 +315,7 @@ class Analysis:
             triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
             unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
             truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=list(self.notices),
-            matcher=getattr(self._matcher, "name", ""), facts=self.facts.facts(),
+            matcher=getattr(self._matcher, "name", ""), facts=self.facts.facts(), compat_digest=self.knowledge.digest,
         )
 
 

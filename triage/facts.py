@@ -7,12 +7,14 @@ fact with the line it came from.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from triage.compat.schema import UNITS, Extractor, FactSpec
 from triage.compat.versions import parse_version
+from triage.compiled import MATCH_TIMEOUT
 from triage.dialect import compile_rule_regex
 from triage.normalize import LineView
 from triage.reader import decode_line
@@ -22,6 +24,7 @@ MAX_OTHERS = 5
 #: Matching lines read per extractor and block once its value is known (only to collect ``others``):
 #: a big log repeats a start-up line thousands of times, and reading each costs a regex search.
 MAX_READ_PER_BLOCK = 8
+NO_MATCH, MATCHED, READ = 0, 1, 2
 _TRAILING = re.compile(r"[,;.)\]'\"]+$")
 
 
@@ -35,14 +38,22 @@ class CompiledExtractor:
     _after: Any = None
 
     def value_match(self, text: str):
+        """The match of ``regex`` on ``text``, or None (also when it runs out of time on a hostile line)."""
         if self._value is None:
             self._value = compile_rule_regex(self.spec.regex, self.spec.ignore_case)
-        return self._value.search(text)
+        try:
+            return self._value.search(text, timeout=MATCH_TIMEOUT)
+        except TimeoutError:
+            return None
 
     def after_match(self, text: str) -> bool:
+        """True when ``after`` matches ``text`` (False when it runs out of time)."""
         if self._after is None:
             self._after = compile_rule_regex(self.spec.after, self.spec.ignore_case)
-        return self._after.search(text) is not None
+        try:
+            return self._after.search(text, timeout=MATCH_TIMEOUT) is not None
+        except TimeoutError:
+            return False
 
 
 def normalise_value(fact: FactSpec, value: str, unit: str | None) -> str | None:
@@ -54,13 +65,17 @@ def normalise_value(fact: FactSpec, value: str, unit: str | None) -> str | None:
     if fact.type == "version":
         value = _TRAILING.sub("", value)
         return value if parse_version(value) is not None else None
+    if len(value) > (512 if fact.type == "text" else 64):  # a hostile or garbled line
+        return None
     if fact.type == "int":
         value = value.replace(",", "").replace("_", "")
-        return str(int(value)) if value.isdigit() else None
+        return str(int(value)) if value.isdigit() and len(value) <= 15 else None
     if fact.type in ("float", "gib"):
         try:
             number = float(value.rstrip("."))
         except ValueError:
+            return None
+        if not math.isfinite(number) or abs(number) > 1e15:
             return None
         if fact.type == "float":
             return repr(number)
@@ -88,6 +103,18 @@ class _Best:
             self.others.append(value)
 
 
+def _beats(prefer: str, priority: int, position: tuple[int, int], best: _Best) -> bool:
+    """Whether a value read at ``position`` by an extractor of ``priority`` replaces ``best``.
+
+    ``prefer: last`` facts (launch parameters, memory figures) take the latest line, the stronger
+    extractor only breaking a tie on the same line: a log with several start-ups failed in the last.
+    ``prefer: first`` facts (versions) take the stronger extractor, then the earliest line.
+    """
+    if prefer == "last":
+        return position > best.position or (position == best.position and priority > best.priority)
+    return priority > best.priority or (priority == best.priority and position < best.position)
+
+
 class FactStore:
     """The facts read so far: per fact, the value of the strongest extractor; between equals, the
     first line (or the last, for facts declared ``prefer: last``)."""
@@ -109,9 +136,9 @@ class FactStore:
         """
         ex = self.extractors[k]
         best = self._best.get(ex.fact.name)
-        if best is not None and len(best.others) >= MAX_OTHERS and (
-                best.priority > ex.spec.priority or (best.priority == ex.spec.priority and ex.fact.prefer == "first")):
-            return
+        if (best is not None and ex.fact.prefer == "first" and len(best.others) >= MAX_OTHERS
+                and best.priority >= ex.spec.priority and best.position < (file_index, line_no)):
+            return  # nothing this line could change
         self._queued.setdefault(k, []).append((file_index, file, line_no, raw))
 
     def flush(self) -> None:
@@ -122,9 +149,10 @@ class FactStore:
             lines = queued[k]
             if self.extractors[k].fact.prefer == "last":
                 lines.reverse()
+            enough = MATCHED if self.extractors[k].fact.prefer == "last" else READ
             read = 0
             for file_index, file, line_no, raw in lines:
-                if self.offer(k, file_index, file, line_no, LineView(decode_line(raw))):
+                if self.offer(k, file_index, file, line_no, LineView(decode_line(raw))) >= enough:
                     read += 1
                     if read >= MAX_READ_PER_BLOCK:
                         break
@@ -134,37 +162,40 @@ class FactStore:
         if self.extractors[k].after_match(view.line):
             self._context[k] = (file_index, line_no)
 
-    def offer(self, k: int, file_index: int, file: str | None, line_no: int, view: LineView) -> bool:
-        """Test extractor ``k`` on a line; keep the value if it beats what is known. True if read."""
+    def offer(self, k: int, file_index: int, file: str | None, line_no: int, view: LineView) -> int:
+        """Test extractor ``k`` on a line; keep the value if it beats what is known.
+
+        Returns :data:`NO_MATCH`, :data:`MATCHED` (the regex matched but the value is no value of the
+        fact's type, e.g. ``(vdev)`` for a version) or :data:`READ`. A block's reading of a
+        ``prefer: last`` extractor stops after k matched lines, the count Hyperscan thins to;
+        ``prefer: first`` extractors are not thinned and stop after k values read.
+        """
         ex = self.extractors[k]
         spec = ex.spec
         name = ex.fact.name
         best = self._best.get(name)
-        if (best is not None and best.priority > spec.priority and len(best.others) >= MAX_OTHERS):
-            return False  # nothing this line could change
+        position = (file_index, line_no)
         if spec.after is not None:
             seen = self._context.get(k)
             if seen is None or seen[0] != file_index or not 0 < line_no - seen[1] <= spec.within:
-                return False
+                return NO_MATCH
         m = ex.value_match(view.line)
         if m is None:
-            return False
+            return NO_MATCH
         groups = m.groupdict()
         value = normalise_value(ex.fact, groups["value"] or "", groups.get("unit") or spec.unit)
         if value is None:
-            return False
-        position = (file_index, line_no)
+            return MATCHED
         if best is None:
             self._best[name] = _Best(value, file, line_no, view.raw, spec.id, spec.priority, position)
-        elif spec.priority > best.priority or (spec.priority == best.priority and ex.fact.prefer == "last"
-                                               and position > best.position):
+        elif _beats(ex.fact.prefer, spec.priority, position, best):
             new = _Best(value, file, line_no, view.raw, spec.id, spec.priority, position)
             for other in (best.value, *best.others):
                 new.note_other(other)
             self._best[name] = new
         else:
             best.note_other(value)
-        return True
+        return READ
 
     def value(self, name: str) -> str | None:
         """The value of fact ``name``, or None when no line gave it."""

@@ -111,6 +111,7 @@ class Report(BaseModel):
     notices: list[str] = Field(default_factory=list)
     matcher: str = ""
     facts: list[Fact] = Field(default_factory=list)
+    compat_digest: str = ""
 
     def exit_code(self, fail_on: str = "error") -> int:
         """The CLI's exit code: 2 when an input could not be read to its end; else 1 when a finding

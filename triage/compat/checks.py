@@ -20,6 +20,8 @@ from .versions import at_least, is_dev_build, parse_version, release_of, same_mi
 class FactView(Protocol):
     def value(self, name: str) -> str | None: ...
 
+    def fact(self, name: str): ...
+
 
 @dataclass
 class Verdict:
@@ -88,6 +90,14 @@ def soc_entry(knowledge, name: str | None):
         if any(n.replace(" ", "").lower() in keys for n in fam.names):
             return fam
     return None
+
+
+def first_release_supporting(knowledge, family: str, since: str) -> str | None:
+    """The oldest vllm-ascend release at or after ``since`` whose SoC list has ``family`` (the table
+    is sorted newest first by the loader), or None."""
+    releases = [r.vllm_ascend for r in knowledge.vllm_ascend.releases
+                if family in r.socs and at_least(r.vllm_ascend, since)]
+    return releases[-1] if releases else None
 
 
 def model_requirement(knowledge, facts: FactView) -> ModelRequirement | None:
@@ -175,8 +185,10 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
         needs.append((rel.cann, who, "vllm_ascend_version"))
     tn = facts.value("torch_npu_version")
     tv = parse_version(tn) if tn is not None else None
-    # a nightly torch_npu (2.5.1.dev20250308) precedes the release the table describes: not judged
-    if tn is not None and tv is not None and tv.dev is None and knowledge.torch_npu is not None:
+    # a nightly torch_npu (2.5.1.dev20250308) precedes the release the table describes: not judged;
+    # nor is the torch_npu a vllm-ascend release ships with (the release's own CANN is the measure)
+    own = rel is not None and any(same_release(tn, t) for t in rel.torch_npu) if tn is not None else False
+    if tn is not None and tv is not None and tv.dev is None and not own and knowledge.torch_npu is not None:
         for t in knowledge.torch_npu.releases:
             if t.cann and same_release(tn, t.torch_npu):
                 lowest = min(t.cann, key=lambda c: release_of(c) or release_of("0"))
@@ -201,12 +213,9 @@ def soc_supported(facts: FactView, knowledge, params) -> list[Verdict]:
     if family is None or rel is None or not rel.socs or family in rel.socs:
         return []
     label = soc_label(knowledge, family)
-    # the releases table is newest first: the last one listed is the smallest upgrade
-    newer = [r.vllm_ascend for r in knowledge.vllm_ascend.releases if family in r.socs
-             and at_least(r.vllm_ascend, rel.vllm_ascend)]
-    advice = (f"Install vllm-ascend {newer[-1]} or later (the first release from yours on that lists {label}) with its "
-              "matching vLLM, or "
-              "its official image variant for this chip" if newer else
+    newer = first_release_supporting(knowledge, family, rel.vllm_ascend)
+    advice = (f"Install vllm-ascend {newer} or later (the first release from yours on that lists {label}) with its "
+              "matching vLLM, or its official image variant for this chip" if newer else
               f"No vllm-ascend release supports {label}: run on supported hardware, or use a framework whose "
               "release notes list this chip (for example a MindIE release)")
     return [Verdict({"soc": soc, "soc_family": label, "vllm_ascend_version": rel.vllm_ascend,
@@ -239,8 +248,7 @@ def image_soc(facts: FactView, knowledge, params) -> list[Verdict]:
     if rel is not None and family in rel.socs:
         release = rel.vllm_ascend
     elif rel is not None:
-        newer = [r.vllm_ascend for r in table.releases if family in r.socs and at_least(r.vllm_ascend, rel.vllm_ascend)]
-        release = newer[-1] if newer else None
+        release = first_release_supporting(knowledge, family, rel.vllm_ascend)
     label = soc_label(knowledge, family)
     advice = (f"Use the {label} build of the image: tag `v{release}{suffix}`" if release else
               f"Use the {label} build of an image release that supports it (tag suffix `{suffix}`)" if suffix else
@@ -258,8 +266,8 @@ def model_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
         return []
     minimum = getattr(req, f"{package}_min")
     found = facts.value(f"{package}_version")
-    if minimum is None or found is None or (package == "vllm_ascend" and is_dev_build(found)):
-        return []
+    if minimum is None or found is None or is_dev_build(found):
+        return []  # a development build's code lies between releases: not judged
     if package == "vllm_ascend" and any(same_release(found, also) for also in req.vllm_ascend_also):
         return []
     if at_least(found, minimum) is not False:
@@ -273,12 +281,17 @@ def model_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
 
 # -- memory arithmetic --------------------------------------------------------------------------
 
+#: The largest gpu_memory_utilization worth recommending: the runtime needs the rest of the card.
+MAX_UTILIZATION = 0.95
+
+
 def _num(facts: FactView, name: str) -> float | None:
     value = facts.value(name)
     try:
-        return float(value) if value is not None else None
+        number = float(value) if value is not None else None
     except ValueError:
         return None
+    return number if number is None or math.isfinite(number) else None
 
 
 def _util_needed(facts: FactView, extra_gib: float) -> tuple[str, float | None]:
@@ -292,7 +305,7 @@ def _util_needed(facts: FactView, extra_gib: float) -> tuple[str, float | None]:
                 "memory: N, total memory: M` in bytes), so the utilization needed cannot be computed.", None)
     needed = util + extra_gib / total
     text = (f"gpu_memory_utilization needed = {util:g} + {extra_gib:.2f} GiB / {total:.2f} GiB = {needed:.3f}")
-    if needed > 0.95:
+    if needed > MAX_UTILIZATION:
         text += (", more than a card can give (keep ~5% for the runtime): no utilization setting fits this "
                  "length on these cards")
     return text + ".", needed
@@ -304,7 +317,7 @@ def utilization_fix(needed: float | None) -> str:
         return ("Or make room for the KV cache: add NPUs with `--tensor-parallel-size`, quantize the KV cache or "
                 "the weights where the backend supports it, or raise `--gpu-memory-utilization` if the card is "
                 "not shared")
-    if needed > 0.95:
+    if needed > MAX_UTILIZATION:
         return ("Or make room for the KV cache on more cards: raise `--tensor-parallel-size` (or pipeline "
                 "parallelism), or quantize the KV cache or the weights where the backend supports it")
     return (f"Or set `--gpu-memory-utilization {math.ceil(needed * 100) / 100:.2f}` (computed above) if the "
@@ -319,6 +332,11 @@ def kv_cache_fit(facts: FactView, knowledge, params) -> list[Verdict]:
     if max_len is None or max_len <= 0:
         return []
     tokens = _num(facts, "kv_cache_tokens")
+    tokens_fact = facts.fact("kv_cache_tokens")
+    if tokens_fact is not None and tokens_fact.extractor != "vllm.kv-error-tokens":
+        # V1's "GPU KV cache size" is printed once max_model_len was accepted (and undercounts
+        # sliding-window models): only V0's error says the length does not fit
+        tokens = None
     available, needed = _num(facts, "kv_cache_available_gib"), _num(facts, "kv_cache_needed_gib")
     block = _num(facts, "block_size")
     estimate = facts.value("max_model_len_estimate")
@@ -408,13 +426,13 @@ def kv_budget(facts: FactView, knowledge, params) -> list[Verdict]:
         utilization = ("The total NPU memory or the weights are not in the log (vLLM prints `Loading model weights "
                        "took N GiB` and, in its memory-profiling line, `total_gpu_memory (X GiB) x "
                        "gpu_memory_utilization (Y)`), so the utilization needed cannot be computed.")
-    if need is not None and need > 0.9:
+    if need is not None and need > MAX_UTILIZATION:
         utilization += " That is more than a card can give: the model does not fit these cards."
         fix = ("Shrink what each card holds: more NPUs with `--tensor-parallel-size`, a quantized checkpoint, or a "
                "lower `--max-num-batched-tokens` / `--max-num-seqs` (the activation peak grows with them)")
     elif need is not None:
         fix = (f"Raise `--gpu-memory-utilization` above {need:.2f} (computed above; e.g. "
-               f"{min(math.ceil((need + 0.05) * 100) / 100, 0.95):.2f}) if no other process shares the card "
+               f"{min(math.ceil((need + 0.05) * 100) / 100, MAX_UTILIZATION):.2f}) if no other process shares the card "
                "(check `npu-smi info`)")
     else:
         fix = ("If no other process shares the card (check `npu-smi info`), raise `--gpu-memory-utilization`; "

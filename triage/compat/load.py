@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .schema import (
     TorchNpuFile,
     VllmAscendFile,
 )
+from .versions import parse_version
 
 
 def builtin_compat_dir() -> Path:
@@ -50,6 +52,8 @@ class Knowledge:
     files: list[str] = field(default_factory=list)
     #: where each extractor and check is defined: id -> (file, line)
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: a digest of the files' content (the report's ``compat_digest``)
+    digest: str = ""
 
 
 @functools.lru_cache(maxsize=4)
@@ -148,6 +152,9 @@ def load_compat(folder: Path | None = None) -> Knowledge:
                     problems.append(RuleProblem(file, doc.line_of(("checks", i) + path),
                                                 f"check {check.id}: {dotted_path(path)}",
                                                 f"placeholder {{{name}}} is not a value of test `{check.test}`"))
+            for name in sorted(set(test.params) - set(check.params)):
+                problems.append(RuleProblem(file, doc.line_of(("checks", i)), f"check {check.id}: params",
+                                            f"test `{check.test}` needs parameter `{name}`"))
             for name in sorted(set(check.params) - set(test.params)):
                 problems.append(RuleProblem(file, doc.line_of(("checks", i, "params", name)),
                                             f"check {check.id}: params.{name}",
@@ -159,5 +166,12 @@ def load_compat(folder: Path | None = None) -> Knowledge:
     def one(kind):
         return parsed[kind][0][0] if parsed[kind] else None
 
-    return Knowledge(facts, extractors, checks, one("vllm_ascend_releases"), one("torch_npu_releases"),
-                     one("model_requirements"), one("soc_families"), [str(p) for p in files], where)
+    vllm_ascend = one("vllm_ascend_releases")
+    if vllm_ascend is not None:
+        # newest first, whatever the file's order: "the first release after X that ..." relies on it
+        ordered = sorted(vllm_ascend.releases, key=lambda r: parse_version(r.vllm_ascend) or parse_version("0"),
+                         reverse=True)
+        vllm_ascend = vllm_ascend.model_copy(update={"releases": ordered})
+    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in files)).hexdigest()[:16]
+    return Knowledge(facts, extractors, checks, vllm_ascend, one("torch_npu_releases"),
+                     one("model_requirements"), one("soc_families"), [str(p) for p in files], where, digest)

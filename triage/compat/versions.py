@@ -4,7 +4,8 @@ Python packages follow PEP 440 (``0.9.1rc1``, ``2.5.1.post1.dev20250619``, ``2.7
 parsed with :mod:`packaging`. CANN prints ``8.1.RC1``, ``8.0.RC3.alpha002``, ``8.2.0`` and the driver
 ``24.1.rc2``: their ``RCn`` is a release candidate of that version, so it is rewritten to PEP 440
 before parsing (``8.1.RC1`` -> ``8.1rc1``, ``24.1.rc2.2`` -> ``24.1rc2.post2``; an ``alphaN``/``betaN``
-tail is a pre-release of the RC and is dropped: CANN's alphas are compatible with their RC).
+tail of an RC is dropped (CANN's alphas are compatible with their RC); on a final release it is a
+pre-release of it).
 """
 
 from __future__ import annotations
@@ -14,24 +15,35 @@ import re
 from packaging.version import InvalidVersion, Version
 
 _CANN = re.compile(r"^(\d+(?:\.\d+)*)(?:\.(?:RC|rc)(\d+)(?:\.(\d+))?)?"
-                   r"(?:\.(?:alpha|beta|T)\d+)?(?:\.SPC\d+)?(?:\.B\d+)?$")
+                   r"(?:\.(alpha|beta|T)(\d+))?(?:\.SPC\d+)?(?:\.[Bb]\d+)?$")
+_PRE = {"alpha": "a", "beta": "b", "T": "a"}  # MindIE's T (test) builds precede its RCs, like alphas
 
 
 def parse_version(text: str) -> Version | None:
     """``text`` as a :class:`packaging.version.Version`, or None when it is not a version.
 
-    Accepts PEP 440 and CANN/driver forms; a leading ``v`` is ignored.
+    Accepts PEP 440 and CANN/driver/MindIE forms (``8.1.RC1``, ``24.1.rc2.2``, ``8.5.0.alpha001``,
+    ``2.0.T3.B010``); a leading ``v`` is ignored; text over 64 characters is not a version.
     """
     text = text.strip()
     if text[:1] in "vV":
         text = text[1:]
+    if len(text) > 64:
+        return None
     m = _CANN.match(text)
     if m:
-        # a patch of a release candidate (driver 24.1.rc2.2, CANN 8.0.RC2.2) follows that candidate
-        text = m.group(1) + (f"rc{m.group(2)}" if m.group(2) else "") + (f".post{m.group(3)}" if m.group(3) else "")
+        base, rc, rc_patch, pre, pre_n = m.groups()
+        if rc:
+            # a patch of a release candidate (driver 24.1.rc2.2, CANN 8.0.RC2.2) follows that candidate;
+            # an alpha of a candidate (8.0.RC3.alpha002) counts as the candidate
+            text = base + f"rc{rc}" + (f".post{rc_patch}" if rc_patch else "")
+        elif pre:
+            text = base + f"{_PRE[pre]}{int(pre_n)}"  # 8.5.0.alpha001 is a pre-release of 8.5.0
+        else:
+            text = base
     try:
         return Version(text)
-    except InvalidVersion:
+    except (InvalidVersion, ValueError):  # ValueError: a number past int's digit limit
         return None
 
 
@@ -77,6 +89,9 @@ def at_least(found: str, minimum: str) -> bool | None:
 
 
 def same_minor(found: str, wanted: str) -> bool:
-    """True when both are versions with the same major.minor.micro (``2.5.1.post1`` ~ ``2.5.1``)."""
+    """True when both are versions of the same major.minor.micro release (``2.5.1.post1`` ~ ``2.5.1``,
+    ``2.8`` ~ ``2.8.0``)."""
     f, w = parse_version(found), parse_version(wanted)
-    return f is not None and w is not None and f.release[:3] == w.release[:3]
+    if f is None or w is None:
+        return False
+    return (f.release + (0, 0, 0))[:3] == (w.release + (0, 0, 0))[:3]

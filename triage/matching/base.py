@@ -97,9 +97,34 @@ def _trim_tail(pattern: str) -> str:
 
 
 def exact_prefilter(pattern: str) -> bool:
-    """True when the prefilter form of ``pattern`` is the pattern itself (no line anchors, no
-    trailing piece trimmed): its hits are then exactly the lines the pattern matches."""
-    return _unanchor(pattern) == pattern and _trim_tail(pattern) == pattern and _trim_head(pattern) == pattern
+    """True when the prefilter form of ``pattern`` is the pattern itself (no line anchors, no piece
+    trimmed) and it begins with a word character: its hits on a raw line are then exactly the lines
+    it matches once the line's prefix (timestamps, ``> ``, process tags) is stripped."""
+    return (_unanchor(pattern) == pattern and _trim_tail(pattern) == pattern and _trim_head(pattern) == pattern
+            and _starts_with_word(pattern))
+
+
+def _starts_with_word(pattern: str) -> bool:
+    from re import _parser
+
+    try:
+        items = _parser.parse(pattern).data
+    except re.error:
+        return False
+
+    def first_is_word(seq) -> bool:
+        if not seq:
+            return False
+        op, arg = seq[0]
+        if op is _parser.LITERAL:
+            return chr(arg).isalnum()
+        if op is _parser.SUBPATTERN:
+            return first_is_word(list(arg[-1]))
+        if op is _parser.BRANCH:
+            return all(first_is_word(list(alt)) for alt in arg[1])
+        return False
+
+    return first_is_word(list(items))
 
 
 def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]] = ()) -> list[PrefilterPattern]:

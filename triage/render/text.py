@@ -73,8 +73,9 @@ def render(report: Report, console: Console) -> None:
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
-    console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}",
-                  style="dim", highlight=False)
+    compat = f", compat {report.compat_digest}" if report.compat_digest else ""
+    console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}"
+                  f"{compat}", style="dim", highlight=False)
 
 
 def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
