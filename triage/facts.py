@@ -23,7 +23,7 @@ from triage.report import Fact
 MAX_OTHERS = 5
 #: Matching lines read per extractor and block once its value is known (only to collect ``others``):
 #: a big log repeats a start-up line thousands of times, and reading each costs a regex search.
-MAX_READ_PER_BLOCK = 8
+MAX_READ_PER_BLOCK = 3
 NO_MATCH, MATCHED, READ = 0, 1, 2
 _TRAILING = re.compile(r"[,;.)\]'\"]+$")
 
@@ -149,12 +149,17 @@ class FactStore:
             lines = queued[k]
             if self.extractors[k].fact.prefer == "last":
                 lines.reverse()
-            enough = MATCHED if self.extractors[k].fact.prefer == "last" else READ
+            ex = self.extractors[k]
+            enough = MATCHED if ex.fact.prefer == "last" else READ
+            most = MAX_READ_PER_BLOCK
+            best = self._best.get(ex.fact.name)
+            if ex.fact.prefer == "first" and best is not None and best.priority >= ex.spec.priority:
+                most = 1  # the value is known and earlier: a later line only adds to the `others` sample
             read = 0
             for file_index, file, line_no, raw in lines:
                 if self.offer(k, file_index, file, line_no, LineView(decode_line(raw))) >= enough:
                     read += 1
-                    if read >= MAX_READ_PER_BLOCK:
+                    if read >= most:
                         break
 
     def see_context(self, k: int, file_index: int, line_no: int, view: LineView) -> None:

@@ -123,29 +123,27 @@ class HyperscanMatcher:
             yield from self._emit(data, block.sep, start, end, line_no, targets)
 
     def _thin(self, hits: list[tuple[int, int]], data, sep: bytes) -> list[tuple[int, int]]:
-        """Keep only the hits on the first / last k lines of each limited pattern (a start-up line
-        repeated all over a big log is then read k times a block, not thousands); others pass."""
+        """Keep only the hits on the last k lines of each limited pattern (a start-up line repeated
+        all over a big log is then read k times a block, not thousands); other hits pass."""
         limited = self._limited
-        kept: list[tuple[int, int]] = []
-        by_pid: dict[int, list[tuple[int, int]]] = {}
-        for hit in hits:
-            if hit[1] in limited:
-                by_pid.setdefault(hit[1], []).append(hit)
-            else:
-                kept.append(hit)
-        if not by_pid:
+        lim = [h for h in hits if h[1] in limited]
+        if not lim:
             return hits
-        for pid, group in by_pid.items():
-            which, k = limited[pid]
-            ordered = group if which == "first" else reversed(group)
-            lines: set[int] = set()
-            for to, i in ordered:
-                start = data.rfind(sep, 0, max(to - 1, 0)) + 1  # the hit's last byte is on its line
-                if start not in lines:
-                    if len(lines) == k:
-                        break
-                    lines.add(start)
-                kept.append((to, i))
+        kept = [h for h in hits if h[1] not in limited]
+        present = {h[1] for h in lim}
+        lines: dict[int, set[int]] = {pid: set() for pid in present}
+        full = 0
+        for to, pid in reversed(lim):  # from the end of the block: the last lines first
+            seen = lines[pid]
+            k = limited[pid][1]
+            if len(seen) == k:
+                continue
+            seen.add(data.rfind(sep, 0, to - 1 if to else 0) + 1)  # the hit's last byte is on its line
+            kept.append((to, pid))
+            if len(seen) == k:
+                full += 1
+                if full == len(present):
+                    break
         kept.sort()
         return kept
 
