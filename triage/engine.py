@@ -288,15 +288,11 @@ class Analysis:
                 last = max(zip(where, facts, strict=True), key=lambda p: p[0])
                 evidence = sorted({Evidence(file=f.file, line=f.line, text=f.text) for f in facts},
                                   key=lambda e: (self._files.index(e.file) if e.file in self._files else 0, e.line))
-                if not fired & set(check.suppresses):
-                    if specific - set(check.suppresses):
-                        # it explains none of the findings, and a specific error it does not explain
-                        # fired: context for that error, not the root cause
-                        check = check.model_copy(update={"priority": 1})
-                    elif self._unrecognised and check.severity in SEVERITIES[:2]:
-                        # error lines no rule explains: the mismatch is worth knowing, but nothing
-                        # ties it to them, so it does not take the root cause from them
-                        check = check.model_copy(update={"severity": "warning"})
+                if not fired & set(check.suppresses) and specific - set(check.suppresses):
+                    # it explains none of the findings, and a specific error it does not explain
+                    # fired: context for that error, not the root cause. (Error lines no rule
+                    # explains do not demote it: an undefined symbol is what a mismatch looks like.)
+                    check = check.model_copy(update={"priority": 1})
                 rule = _CheckRule(check, -1 - k)
                 out.append(_State(rule, count=1, first=first, first_file=self._files[first[0]], last_line=last[0][1],
                                   last_file=last[1].file, captures=dict(verdict.values), evidence=evidence))
