@@ -21,8 +21,9 @@ from triage.reader import decode_line
 from triage.report import Fact
 
 MAX_OTHERS = 5
-#: Matching lines read per extractor and block once its value is known (only to collect ``others``):
-#: a big log repeats a start-up line thousands of times, and reading each costs a regex search.
+#: Lines read per extractor and block: the last ones for ``prefer: last`` facts (Hyperscan passes
+#: on no more of them), the first values for ``prefer: first`` (1 once the value is known). A big
+#: log repeats a start-up line thousands of times, and reading each costs a regex search.
 MAX_READ_PER_BLOCK = 3
 NO_MATCH, MATCHED, READ = 0, 1, 2
 _TRAILING = re.compile(r"[,;.)\]'\"]+$")
