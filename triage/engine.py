@@ -93,17 +93,16 @@ class Analysis:
         self._fact_targets: list[tuple[int, bool]] = []
         self._fact_has_after = [ex.after is not None for ex in self.knowledge.extractors]
         self._fact_patterns: list[tuple[str, bool]] = []
-        self._fact_limits: dict[int, tuple[str, int]] = {}
+        self._fact_limits: dict[int, int] = {}
         base = len(self._rules) + len(DETECTORS)
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
                 if pattern is not None:
                     if (not is_after and ex.after is None and self.knowledge.facts[ex.fact].prefer == "last"
                             and exact_prefilter(pattern)):
-                        # the engine reads at most this many matching lines a block: a matcher
-                        # whose candidates are exactly the matching lines may offer no more
-                        prefer = self.knowledge.facts[ex.fact].prefer
-                        self._fact_limits[base + len(self._fact_targets)] = (prefer, MAX_READ_PER_BLOCK)
+                        # the engine reads at most the last this many matching lines a block: a
+                        # matcher whose candidates are exactly the matching lines may offer no more
+                        self._fact_limits[base + len(self._fact_targets)] = MAX_READ_PER_BLOCK
                     self._fact_targets.append((k, is_after))
                     self._fact_patterns.append((pattern, ex.ignore_case))
 
@@ -264,7 +263,6 @@ class Analysis:
     def _check_states(self) -> list[_State]:
         """Findings reasoned from the facts (``compat/checks.yaml``), as states ranked with the rest."""
         out = []
-        positions = {}
         # only specific findings count: the generic wrappers (engine init failed, a bare
         # RuntimeError) fire in nearly every failed log and explain nothing
         fired = {s.rule.id for s in self._states.values() if not s.rule.rule.generic}
@@ -281,9 +279,7 @@ class Analysis:
                 facts = [f for f in (self.facts.fact(n) for n in verdict.facts) if f is not None]
                 if not facts:
                     continue
-                for n in verdict.facts:
-                    positions[n] = self.facts.position(n)
-                where = [positions[f.name] for f in facts]
+                where = [self.facts.position(f.name) for f in facts]
                 first = min(where)
                 last = max(zip(where, facts, strict=True), key=lambda p: p[0])
                 evidence = sorted({Evidence(file=f.file, line=f.line, text=f.text) for f in facts},

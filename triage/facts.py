@@ -147,15 +147,16 @@ class FactStore:
         (``prefer: last``), until its value is read and at most :data:`MAX_READ_PER_BLOCK` lines matched."""
         queued, self._queued = self._queued, {}
         for k in sorted(queued):
-            lines = queued[k]
-            if self.extractors[k].fact.prefer == "last":
-                lines.reverse()
-            ex = self.extractors[k]
-            enough = MATCHED if ex.fact.prefer == "last" else READ
+            ex, lines = self.extractors[k], queued[k]
             most = MAX_READ_PER_BLOCK
-            best = self._best.get(ex.fact.name)
-            if ex.fact.prefer == "first" and best is not None and best.priority >= ex.spec.priority:
-                most = 1  # the value is known and earlier: a later line only adds to the `others` sample
+            if ex.fact.prefer == "last":
+                lines.reverse()
+                enough = MATCHED  # the count Hyperscan thins to: lines the regex matched
+            else:
+                enough = READ
+                best = self._best.get(ex.fact.name)
+                if best is not None and best.priority >= ex.spec.priority:
+                    most = 1  # the value is known and earlier: a later line only adds to the `others` sample
             read = 0
             for file_index, file, line_no, raw in lines:
                 if self.offer(k, file_index, file, line_no, LineView(decode_line(raw))) >= enough:
@@ -174,7 +175,7 @@ class FactStore:
         Returns :data:`NO_MATCH`, :data:`MATCHED` (the regex matched but the value is no value of the
         fact's type, e.g. ``(vdev)`` for a version) or :data:`READ`. A block's reading of a
         ``prefer: last`` extractor stops after k matched lines, the count Hyperscan thins to;
-        ``prefer: first`` extractors are not thinned and stop after k values read.
+        ``prefer: first`` extractors are not thinned and stop after k values read (1 once known).
         """
         ex = self.extractors[k]
         spec = ex.spec

@@ -39,9 +39,9 @@ class HyperscanMatcher:
     name = "hyperscan"
 
     def __init__(self, patterns: Sequence[PrefilterPattern], *, use_cache: bool = True, only_cached: bool = False,
-                 limits: dict[int, tuple[str, int]] | None = None):
+                 limits: dict[int, int] | None = None):
         self._esc_id = len(patterns)
-        # pattern ids whose hits are thinned to the first / last k per block (see choose_matcher)
+        # pattern ids whose hits are thinned to their last k lines a block (see choose_matcher)
         self._limited = {i: limits[p.target] for i, p in enumerate(patterns) if limits and p.target in limits}
         self._target_of = [p.target for p in patterns]
         self._slow: list[tuple[re.Pattern[bytes], int]] = []
@@ -135,7 +135,7 @@ class HyperscanMatcher:
         full = 0
         for to, pid in reversed(lim):  # from the end of the block: the last lines first
             seen = lines[pid]
-            k = limited[pid][1]
+            k = limited[pid]
             if len(seen) == k:
                 continue
             seen.add(data.rfind(sep, 0, to - 1 if to else 0) + 1)  # the hit's last byte is on its line

@@ -12,7 +12,7 @@ MATCHERS = ("auto", "small", "hyperscan", "literal", "reference")
 
 
 def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, use_cache: bool = True,
-                   extra: Sequence[tuple[str, bool]] = (), limits: dict[int, tuple[str, int]] | None = None
+                   extra: Sequence[tuple[str, bool]] = (), limits: dict[int, int] | None = None
                    ) -> Matcher:
     """Build the matcher ``name`` (``auto``: Hyperscan if it imports, else the literal prefilter;
     ``small``, for a few lines: Hyperscan only if its compiled database is already cached, else the
@@ -20,8 +20,8 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
 
     ``extra`` patterns (``(regex, ignore_case)``) become targets after the detectors (see
     :func:`~triage.matching.base.prefilter_patterns`). ``limits`` maps a target whose prefilter
-    pattern is exactly its test to ``("first" | "last", k)``: a matcher may offer only its first or
-    last ``k`` lines of a block (Hyperscan does; the others offer all, and the engine reads the same k).
+    pattern is exactly its test to ``k``: a matcher may offer only the last ``k`` lines of a block
+    that match it (Hyperscan does; the others offer all, and the engine reads the same last k).
 
     Raises ``ValueError`` for an unknown name and ``ImportError`` when ``hyperscan`` is asked
     for explicitly but cannot be imported.
