@@ -195,7 +195,7 @@ def rule_material(ruleset) -> tuple[list[list[str]], list[str]]:
     errors: list[list[str]] = []
     near: list[str] = list(_NEAR_MISSES)
     for rule in ruleset.rules:
-        for ex in rule.rule.examples.match:
+        for ex in rule.rule.examples.match_texts():
             lines = [ln for ln in ex.strip("\n").split("\n") if ln.strip()]
             if lines:
                 errors.append(lines)

@@ -62,7 +62,7 @@ def planted_log(seed: int = 7) -> bytes:
         "[W601 10:00:00.000000000 compiler_depend.ts:133] Warning: Device do not support double dtype now",
         "\x1b[32mINFO\x1b[0m 12-05 07:51:03 [loader.py:10] hccl timeout=1800 no out of memory risk, error code is 0",
     ]
-    examples = [ex for r in RULES.rules for ex in r.rule.examples.match]
+    examples = [ex for r in RULES.rules for ex in r.rule.examples.match_texts()]
     # the fact extractors' examples too, so that facts (and the checks they feed) are compared
     examples += [ex.text for ex in load_compat().extractors for ex in ex.examples]
     lines = []
@@ -98,7 +98,7 @@ def test_corpus_findings_equal_reference(matcher):
 
 @pytest.mark.parametrize("matcher", FAST)
 def test_several_rules_on_one_line_and_ansi(matcher):
-    ex = [r.rule.examples.match[0] for r in RULES.rules if "\n" not in r.rule.examples.match[0]][:5]
+    ex = [r.rule.examples.match_texts()[0] for r in RULES.rules if "\n" not in r.rule.examples.match_texts()[0]][:5]
     data = (" || ".join(ex) + "\n\x1b[31m" + ex[-1] + "\x1b[0m").encode()
     assert findings(data, matcher) == findings(data, "reference")
 

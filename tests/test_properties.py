@@ -30,7 +30,7 @@ RULES = load_rules()
 MATCHER = choose_matcher(RULES.rules, None)
 HEALTHY = [p.read_bytes().splitlines() for p in sorted(CORPUS.glob("healthy-*/log.txt"))]
 ERRORS = [(r.id, ex) for r in RULES.rules if not r.rule.generic
-          for ex in r.rule.examples.match if "\n" not in ex]
+          for ex in r.rule.examples.match_texts() if "\n" not in ex]
 
 
 def analyse(data: bytes, block_size: int = 1 << 16):

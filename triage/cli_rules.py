@@ -206,3 +206,60 @@ def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", help="Corpus direc
     from triage.compat import load_compat
 
     print(render_catalog(ruleset, cases, load_compat()))
+
+
+@rules_app.command("coverage")
+def coverage_cmd(
+    catalogs: Path = typer.Option(None, "--catalogs", help="Catalog directory (default: the checkout's catalogs/)."),
+    only: str = typer.Option(None, "--catalog", help="Only this catalog."),
+    missing: bool = typer.Option(False, "--missing", help="List the entries no specific rule covers."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    rules: list[Path] = RulesOpt,
+) -> None:
+    """How much of each message catalog (catalogs/*.yaml) a specific rule covers: per catalog
+    `covered/total (pct%)`, then the overall figure. Exit 1 when an entry's recorded `rule` does
+    not fire on it."""
+    from triage.coverage import default_catalog_dir, load_catalogs, measure, percent
+
+    folder = catalogs or default_catalog_dir()
+    if folder is None or not folder.is_dir():
+        raise _fail("no catalogs/ directory next to this installation: pass --catalogs DIR", 2)
+    try:
+        ruleset = _load(rules, None)
+        loaded = [c for _, c in load_catalogs(folder) if only is None or c.catalog == only]
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    if only is not None and not loaded:
+        raise _fail(f"no catalog `{only}` in {folder}", 2)
+    results = measure(loaded, ruleset)
+    stale = [r for cov in results for r in cov.results
+             if r.entry.rule and not r.entry.excluded and r.entry.rule not in r.fired]
+    covered = sum(c.covered for c in results)
+    total = sum(c.total for c in results)
+    if format == "json":
+        print(json.dumps({
+            "catalogs": [{"catalog": c.catalog.catalog, "title": c.catalog.title, "repo": c.catalog.repo,
+                          "commit": c.catalog.commit, "covered": c.covered, "total": c.total,
+                          "excluded": len(c.results) - c.total,
+                          "missing": [{"template": r.entry.template, "path": r.entry.path, "line": r.entry.line}
+                                      for r in c.counted if not r.covered]} for c in results],
+            "covered": covered, "total": total,
+            "stale": [{"catalog": r.catalog, "template": r.entry.template, "rule": r.entry.rule, "fired": r.fired}
+                      for r in stale]}, indent=2, ensure_ascii=False))
+        raise typer.Exit(EXIT_FINDINGS if stale else 0)
+    width = max((len(c.catalog.catalog) for c in results), default=10)
+    for c in results:
+        excluded = len(c.results) - c.total
+        note = f", {excluded} excluded" if excluded else ""
+        print(f"{c.catalog.catalog:<{width}}  {percent(c.covered, c.total)}  "
+              f"{c.catalog.repo}@{c.catalog.commit[:8]}{note}")
+        if missing:
+            for r in c.counted:
+                if not r.covered:
+                    where = f"{r.entry.path}:{r.entry.line}" if r.entry.line else r.entry.path
+                    print(f"    missing: {where}: {r.entry.template}")
+    for r in stale:
+        console(stderr=True).print(f"{r.catalog}: `{r.entry.template}`: recorded rule {r.entry.rule} does not "
+                                   f"fire (fired: {r.fired})", highlight=False, soft_wrap=True, markup=False)
+    print(f"{'overall':<{width}}  {percent(covered, total)}")
+    raise typer.Exit(EXIT_FINDINGS if stale else 0)

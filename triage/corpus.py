@@ -44,6 +44,8 @@ class Case(BaseModel):
     healthy: bool = False
     expect: Expectation
     notes: str | None = None
+    references: list[str] = Field(default_factory=list)
+    """Every other thread, page or source file read while writing or checking the case's rules."""
 
 
 @dataclass

@@ -27,6 +27,9 @@ from triage.yaml_source import YamlDocument, YamlProblem, dotted_path, load_yaml
 
 BUILTIN_PACK = "builtin"
 
+#: Fields the built-in base must fill that user packs may leave out (lint warns there).
+BUILTIN_REQUIRED: frozenset[str] = frozenset({"references", "examples.no_match"})
+
 
 def builtin_rules_dir() -> Path:
     """The built-in rules: ``triage/_builtin_rules`` when installed, ``rules/`` in a checkout."""
@@ -55,6 +58,8 @@ class RuleSet:
     tables: dict[str, dict[str, CodeEntry]]
     digest: str
     files: list[str] = field(default_factory=list)
+    warnings: list[RuleProblem] = field(default_factory=list)
+    """Problems that do not stop loading (a user pack's draft rule, missing references...)."""
 
     def __post_init__(self) -> None:
         self.by_id = {r.id: r for r in self.rules}
@@ -130,11 +135,12 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
                          ).hexdigest()
     cached = None if problems else _cache_load(key)
     if cached is not None:
-        entries, tables = cached
+        entries, tables, lint_warnings = cached
     else:
-        entries, tables = _validate(texts, problems)
+        lint_warnings = []
+        entries, tables = _validate(texts, problems, lint_warnings)
         if not problems:
-            _cache_store(key, (entries, tables))
+            _cache_store(key, (entries, tables, lint_warnings))
     disabled = list(disabled)
     known = {rule.id for rule, *_ in entries}
     for rid in disabled:
@@ -147,10 +153,11 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
         if rule.id in disabled:
             continue
         rules.append(compiled.build(rule, len(rules), tables, file, line, pack))
-    return RuleSet(rules, tables, digest.hexdigest()[:16], files)
+    return RuleSet(rules, tables, digest.hexdigest()[:16], files, list(lint_warnings))
 
 
-def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProblem]):
+def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProblem],
+              lint_warnings: list[RuleProblem] | None = None):
     """Parse, validate and lint every file; returns ([(rule, file, line, pack)], tables)."""
     loaded: dict[str, LoadedRule] = {}
     tables: dict[str, dict[str, CodeEntry]] = {}
@@ -183,6 +190,11 @@ def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProb
             loaded[rid] = item
     for item in loaded.values():
         problems.extend(check_rule(item, tables))
+        found = check_completeness(item)
+        if item.pack == BUILTIN_PACK:
+            problems.extend(found)
+        elif lint_warnings is not None:
+            lint_warnings.extend(found)
     return [(i.rule, i.file, i.line, i.pack) for i in loaded.values()], tables
 
 
@@ -294,6 +306,29 @@ def _validation_problems(exc: ValidationError, doc: YamlDocument, file: str, bas
     return out
 
 
+def check_completeness(item: LoadedRule) -> list[RuleProblem]:
+    """What a built-in rule must have and a user pack's may lack: references, near misses,
+    confidence, Chinese text (see :data:`BUILTIN_REQUIRED`), and not being a draft. The loader
+    raises these for the built-in base and keeps them as warnings for user packs."""
+    rule, doc, base = item.rule, item.doc, item.path
+    out = []
+
+    def add(path: tuple, message: str) -> None:
+        out.append(RuleProblem(item.file, doc.line_of(base + path), f"rule {rule.id}: {dotted_path(path)}", message))
+
+    if rule.draft:
+        add(("draft",), "a draft rule (from `triage rules suggest`): write its cause and fix, then remove `draft`")
+    if "references" in BUILTIN_REQUIRED and not rule.references:
+        add(("references",), "no references: cite the report, thread or source file the rule rests on")
+    if "examples.no_match" in BUILTIN_REQUIRED and not rule.examples.no_match:
+        add(("examples",), "no `no_match` examples: add a near miss the rule must not match")
+    if "confidence" in BUILTIN_REQUIRED and rule.confidence is None:
+        add(("id",), "no `confidence` (confirmed, likely or hypothesis)")
+    if "zh" in BUILTIN_REQUIRED and rule.zh is None:
+        add(("id",), "no Chinese text (`zh`: title, cause, fix)")
+    return out
+
+
 def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> list[RuleProblem]:
     """Checks that need the whole rule: regex dialect, placeholders, lookup table and capture."""
     rule, doc, base = item.rule, item.doc, item.path
@@ -336,4 +371,23 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
         for name in sorted(placeholders_in(text) - names):
             problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}",
                                         f"placeholder {{{name}}} has no matching capture group"))
+    if rule.zh is not None:
+        problems.extend(_check_translation(item, where))
     return problems
+
+
+def _check_translation(item: LoadedRule, where) -> list[RuleProblem]:
+    """The Chinese text has as many fix steps as the English and the same placeholders."""
+    rule, zh = item.rule, item.rule.zh
+    out = []
+    if len(zh.fix) != len(rule.fix):
+        out.append(RuleProblem(item.file, where("zh", "fix"), f"rule {rule.id}: zh.fix",
+                               f"{len(zh.fix)} steps, the English fix has {len(rule.fix)}"))
+    pairs = [(("zh", "title"), zh.title, rule.title), (("zh", "cause"), zh.cause, rule.cause)]
+    pairs += [(("zh", "fix", i), z, e) for i, (z, e) in enumerate(zip(zh.fix, rule.fix, strict=False))]
+    for path, z, e in pairs:
+        if placeholders_in(z) != placeholders_in(e):
+            out.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}",
+                                   f"placeholders {sorted(placeholders_in(z))} differ from the English text's "
+                                   f"{sorted(placeholders_in(e))}"))
+    return out

@@ -13,6 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Layer = Literal["hardware", "driver", "framework"]
 Severity = Literal["critical", "error", "warning", "info"]
+Confidence = Literal["confirmed", "likely", "hypothesis"]
+
+#: How sure a rule's cause is, most sure first: ``confirmed`` (traced to the source that prints the
+#: message or to a maintainer-resolved thread), ``likely`` (consistent sources, or a message from a
+#: catalog no public log shows), ``hypothesis`` (one secondary source; shown as "possible cause").
+CONFIDENCES: tuple[str, ...] = ("confirmed", "likely", "hypothesis")
 
 #: Severity names, most severe first; the index is the sort rank.
 SEVERITIES: tuple[str, ...] = ("critical", "error", "warning", "info")
@@ -76,11 +82,37 @@ class Lookup(_Strict):
     table: str
 
 
-class Examples(_Strict):
-    """Log excerpts (one or more lines each) the rule must match, and near misses it must not."""
+class Example(_Strict):
+    """A log excerpt with where it was seen: ``release`` (e.g. ``CANN 8.0.RC3``, ``vllm-ascend
+    v0.9.1``) and ``source`` (a URL or ``owner/repo:path``), both optional."""
 
-    match: list[str] = Field(min_length=1)
-    no_match: list[str] = Field(min_length=1)
+    text: str = Field(min_length=1)
+    release: str | None = None
+    source: str | None = None
+
+
+class Examples(_Strict):
+    """Log excerpts (one or more lines each) the rule must match, and near misses it must not.
+
+    A ``match`` item is a string or an :class:`Example` (text with its release and source).
+    ``no_match`` is required in the built-in base and optional in user packs (lint warns).
+    """
+
+    match: list[str | Example] = Field(min_length=1)
+    no_match: list[str] = Field(default_factory=list)
+
+    def match_texts(self) -> list[str]:
+        """The ``match`` excerpts as plain text."""
+        return [m if isinstance(m, str) else m.text for m in self.match]
+
+
+class RuleText(_Strict):
+    """A rule's words in another language: the same title, cause and fix steps (the same number
+    of steps, the same ``{placeholders}``); commands, variables and codes stay as they are."""
+
+    title: str = Field(min_length=2)
+    cause: str = Field(min_length=2)
+    fix: list[str] = Field(min_length=1)
 
 
 class Rule(_Strict):
@@ -99,10 +131,26 @@ class Rule(_Strict):
     cause: str = Field(min_length=10)
     fix: list[str] = Field(min_length=1)
     suppresses: list[str] = Field(default_factory=list)
-    references: list[str] = Field(min_length=1)
+    references: list[str] = Field(default_factory=list)
+    """Threads, pages and source files the rule rests on (required in the built-in base)."""
     examples: Examples
     override: bool = False
     """True in a user pack to replace the built-in rule with the same id (never implicit)."""
+    confidence: Confidence | None = None
+    """How sure the cause is (required in the built-in base; a user pack's rule defaults to
+    ``confirmed``: its author vouches for it)."""
+    printed_by: list[str] = Field(default_factory=list)
+    """The source that prints the message, as ``owner/repo:path`` (``#Lnn`` optional)."""
+    draft: bool = False
+    """A skeleton from ``triage rules suggest``: accepted in user packs with a warning, refused in
+    the built-in base."""
+    zh: RuleText | None = None
+    """Chinese title, cause and fix (required in the built-in base)."""
+
+    @property
+    def effective_confidence(self) -> str:
+        """``confidence``, or ``confirmed`` when a user pack left it out."""
+        return self.confidence or "confirmed"
 
 
 class RuleFile(_Strict):
@@ -111,11 +159,29 @@ class RuleFile(_Strict):
     rules: list[Rule] = Field(default_factory=list)
 
 
+class CodeText(_Strict):
+    """A code's words in another language (Chinese): meaning, and causes and actions where written."""
+
+    meaning: str
+    causes: str | None = None
+    actions: list[str] = Field(default_factory=list)
+
+
 class CodeEntry(_Strict):
-    """One code of a code table: its symbolic name and its meaning in plain words."""
+    """One code of a code table: its symbolic name, its meaning in plain words, its possible
+    causes and the actions to take (in our words), and how sure that is.
+
+    ``documented: false`` says the source documents no cause (``N/A``, "contact support"): then
+    ``actions`` names what to collect (``asys collect``, the plog, the device log).
+    """
 
     name: str
     meaning: str
+    causes: str | None = None
+    actions: list[str] = Field(default_factory=list)
+    documented: bool = True
+    confidence: Confidence | None = None
+    zh: CodeText | None = None
 
 
 class CodeTable(_Strict):

@@ -38,7 +38,7 @@ def check_examples(rules: RuleSet, rule_id: str | None = None) -> list[Result]:
         rule = compiled.rule
         if rule_id and rule.id != rule_id:
             continue
-        for i, text in enumerate(rule.examples.match):
+        for i, text in enumerate(rule.examples.match_texts()):
             report = explain(text, rules=rules, matcher="reference", knowledge=knowledge)
             ids = [f.rule_id for f in report.findings]
             ok = bool(ids) and ids[0] == rule.id
