@@ -1,0 +1,5 @@
+"""``python -m triage``: the command line."""
+
+from triage.cli import main
+
+main()
