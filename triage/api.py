@@ -10,8 +10,9 @@ from triage.compat import Knowledge
 from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
-from triage.report import Finding, InputProblem, Report
+from triage.report import Finding, Report
 from triage.sources import Source, expand, open_source, plain_file_bytes, transcode
+from triage.summary import SInputError
 
 # Below this many bytes of known input, a cached Hyperscan database or the literal prefilter
 # (built in ~50 ms) is cheaper than compiling a database.
@@ -106,7 +107,7 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> 
     except InputError as exc:
         # Keep what was read before the failure; the report carries the error (exit code 2).
         message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"
-        analysis.input_errors.append(InputProblem(file=source.name, message=message))
+        analysis.input_errors.append(SInputError(file=source.name, message=message))
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
