@@ -125,8 +125,10 @@ def finding_of(rule: CompiledRule, hits: SHits, files: list[str | None], lang: s
 
 def live_finding(analysis, rule: CompiledRule, state, file: str | None) -> Finding:
     """The finding announced the moment ``rule`` first fires (streaming): its first occurrence."""
+    from triage.engine import _evidence
+
     hits = SHits(rule=rule.id, count=state.count, first=(0, state.first_line), last=(0, state.last_line),
-                 captures=state.captures, occurrences=state.occurrences[:1], origins=[])
+                 captures=state.captures, occurrences=[_evidence(o) for o in state.occurrences[:1]], origins=[])
     return finding_of(rule, hits, [file], resolve_lang(analysis.lang))
 
 

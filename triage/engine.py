@@ -85,9 +85,15 @@ class _State:
     first_line: int = 0
     last_line: int = 0
     captures: dict[str, str] = field(default_factory=dict)
-    occurrences: list[list[SEvidence]] = field(default_factory=list)
-    last_occurrence: list[SEvidence] | None = None
+    occurrences: list[tuple] = field(default_factory=list)  # (origin, [(line, text)...])
+    last_occurrence: tuple | None = None
     origins: dict[tuple, _OriginState] = field(default_factory=dict)
+
+
+def _evidence(occurrence: tuple) -> list[SEvidence]:
+    origin, texts = occurrence
+    data = origin.as_dict() if origin is not EMPTY else None
+    return [SEvidence(file=0, line=n, text=t, origin=data) for n, t in texts]
 
 
 class _Read:
@@ -115,7 +121,8 @@ class _Read:
         for state in sorted(self.states.values(), key=lambda s: (s.first_line, s.rule.index)):
             hits.append(SHits(
                 rule=state.rule.id, count=state.count, first=(0, state.first_line), last=(0, state.last_line),
-                captures=state.captures, occurrences=state.occurrences, last_occurrence=state.last_occurrence,
+                captures=state.captures, occurrences=[_evidence(o) for o in state.occurrences],
+                last_occurrence=_evidence(state.last_occurrence) if state.last_occurrence else None,
                 origins=[SOrigin(file=0, origin=o.origin.as_dict(), count=o.count, first_line=o.first_line,
                                  last_line=o.last_line, first_text=o.first_text, time=o.time, peer=o.peer)
                          for o in state.origins.values()]))
@@ -241,6 +248,24 @@ class Analysis:
         """Add the summary of inputs read elsewhere (another process, node or Ray task)."""
         self.summaries.append(summary)
 
+    def announce(self, summary: Summary) -> list[Finding]:
+        """The findings of ``summary`` (read elsewhere) whose rules had not fired before, each with
+        its first occurrence, marked as announced."""
+        from triage.diagnose import finding_of
+        from triage.i18n import resolve_lang
+
+        out = []
+        files = [f.name for f in summary.files]
+        for h in summary.hits:
+            rule = self.rules.by_id.get(h.rule)
+            if rule is None or rule.index in self._announced:
+                continue
+            self._announced.add(rule.index)
+            first = h.model_copy(update={"occurrences": h.occurrences[:1], "last_occurrence": None, "origins": []})
+            out.append(finding_of(rule, first, files, resolve_lang(self.lang)))
+        out.sort(key=lambda f: (f.generic, -f.priority))
+        return out
+
     def _confirm(self, read: _Read, file: str | None, line_no: int, raw: bytes, targets,
                  nrules: int, pending: dict[int, deque]) -> Iterator[Finding]:
         view: LineView | None = None
@@ -314,12 +339,10 @@ class Analysis:
         state.count += 1
         state.last_line = last_line or line
         origin = read.origin(texts[0][1])
-        evidence = [SEvidence(file=0, line=n, text=t, origin=origin.as_dict() if origin is not EMPTY else None)
-                    for n, t in texts]
         if len(state.occurrences) < EVIDENCE_FIRST:
-            state.occurrences.append(evidence)
+            state.occurrences.append((origin, texts))
         else:
-            state.last_occurrence = evidence
+            state.last_occurrence = (origin, texts)
         key = ("rank", origin.node, origin.rank) if origin.rank is not None else ("file",)
         ostate = state.origins.get(key)
         if ostate is None:

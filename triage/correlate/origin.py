@@ -71,7 +71,7 @@ _INT = r"(\d{1,6})"
 _TORCH_RANK = re.compile(r"(?:^|[\s\]|])\[rank" + _INT + r"\]:")
 # Ray / vLLM process tags: (VllmWorker rank=3 pid=12), (RayWorkerWrapper pid=1, ip=10.0.0.2),
 # (EngineCore_DP0 pid=626), (Worker_TP3_EP3 pid=9), (VllmWorker TP3 pid=7), (Worker_DP1_TP0 pid=3)
-_TAG = re.compile(r"\(([A-Za-z_][\w.:-]*)((?:,? [A-Za-z_]\w*=[^\s),]+)+)\)")
+_TAG = re.compile(r"\(([A-Za-z_][\w.:-]{0,60})((?:,? [A-Za-z_]\w{0,20}=[^\s),]{1,100}){1,6})\)")
 _TAG_FIELD = re.compile(r"([A-Za-z_]\w*)=([^\s),]+)")
 _TAG_NAME_INDEX = re.compile(r"(?:^|_)(DP|TP|EP|PP)(\d{1,5})(?=_|$)")
 _TAG_NAME_TP = re.compile(r"^VllmWorker\s*$")
@@ -111,7 +111,7 @@ def origin_of_line(raw: str) -> Origin:
     """The origin fields a line states about itself (an empty :class:`Origin` when none)."""
     node = rank = dp = tp = device = pid = group_rank = None
     group = None
-    m = _KUBECTL.match(raw)
+    m = _KUBECTL.match(raw) if "[pod/" in raw[:60] else None
     if m:
         node = m.group(1)
     elif "| " in raw[:70]:
@@ -122,8 +122,10 @@ def origin_of_line(raw: str) -> Origin:
         m = _TORCH_RANK.search(raw)
         if m:
             rank = int(m.group(1))
-    if "=" in raw and "(" in raw:
-        for m in _TAG.finditer(raw[:400]):
+    paren = raw.find("(", 0, 160)
+    if paren >= 0 and "=" in raw[paren:paren + 200]:
+        m = _TAG.match(raw, paren)
+        if m:
             name, rest = m.group(1), m.group(2)
             values = dict(_TAG_FIELD.findall(rest))
             if "rank" in values and rank is None:
@@ -137,11 +139,10 @@ def origin_of_line(raw: str) -> Origin:
                     dp = int(index)
                 elif kind == "TP" and tp is None:
                     tp = int(index)
-            break
-        m = _VLLM_WORKER_TP.search(raw[:400])
-        if m:
-            tp = int(m.group(1)) if tp is None else tp
-            pid = int(m.group(2)) if pid is None else pid
+        elif raw.startswith("TP", paren + 12):
+            m = _VLLM_WORKER_TP.match(raw, paren)
+            if m:
+                tp, pid = int(m.group(1)), int(m.group(2))
     if "PID:" in raw:
         m = _TORCH_NPU.search(raw)
         if m:
@@ -149,26 +150,29 @@ def origin_of_line(raw: str) -> Origin:
             device = _int(m.group(2))
             if rank is None:
                 rank = _int(m.group(3))
-    if pid is None and "[" in raw:
-        m = _PLOG.search(raw[:200])
-        if m:
-            pid = int(m.group(1))
-        else:
-            m = _PID_BRACKET.search(raw[:200])
+    if pid is None:
+        head = raw[:200]
+        if "] " in head and "(" in head:
+            m = _PLOG.search(head)
             if m:
                 pid = int(m.group(1))
-    if "group" in raw:
+        if pid is None and "[PID:" in head:
+            m = _PID_BRACKET.search(head)
+            if m:
+                pid = int(m.group(1))
+    if "group" in raw and "ank" in raw:
         m = _GROUP.search(raw)
         if m:
             group = m.group(1).strip()
             g = _GROUP_RANK.search(raw)
             if g:
                 group_rank = int(g.group(1))
-    if node is None and "=" in raw:
+    if node is None and ("host" in raw or "node_ip" in raw):
         m = _HOST_FIELD.search(raw)
         if m:
             node = m.group(1)
-    if all(v is None for v in (node, rank, dp, tp, device, pid, group, group_rank)):
+    if (node is None and rank is None and dp is None and tp is None and device is None and pid is None
+            and group is None and group_rank is None):
         return EMPTY
     return Origin(node, rank, dp, tp, device, pid, group, group_rank)
 
