@@ -11,7 +11,7 @@ from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
 from triage.report import Finding, InputProblem, Report
-from triage.sources import Source, expand, open_source, plain_file_bytes, transcode
+from triage.sources import BinaryInput, Source, expand, open_source, plain_file_bytes, transcode
 
 # Below this many bytes of known input, a cached Hyperscan database or the literal prefilter
 # (built in ~50 ms) is cheaper than compiling a database.
@@ -65,7 +65,7 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
 
 
 def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
-            matcher: str | None = None, knowledge: Knowledge | None = None) -> Report:
+            matcher: str | None = None, knowledge: Knowledge | None = None, as_text: bool = False) -> Report:
     """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
 
     Raises :class:`~triage.errors.InputError` for a path that does not exist,
@@ -81,20 +81,23 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
         matcher = "small"
     analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
     for source in sources:
-        for _ in feed_source(analysis, source):
+        for _ in feed_source(analysis, source, as_text=as_text):
             pass
     return analysis.report()
 
 
-def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> Iterator[Finding]:
+def feed_source(analysis: Analysis, source: Source, *, follow: bool = False, as_text: bool = False
+                ) -> Iterator[Finding]:
     """Feed one input to ``analysis``; yield new findings as they appear.
 
     With ``follow``, keep reading the file as it grows (until KeyboardInterrupt), like ``tail -f``.
     An input that cannot be opened or read to its end is recorded in the report's
-    ``input_errors`` (what was read before the failure is kept), not raised.
+    ``input_errors`` (what was read before the failure is kept), not raised. A binary input
+    (see :func:`triage.sources.sniff`) is an input error when the user named it and a notice
+    when it was met in a directory or an archive; ``as_text`` reads it as text instead.
     """
     try:
-        with open_source(source) as stream:
+        with open_source(source, as_text=as_text) as stream:
             if follow:
                 from triage.sources import Follower
 
@@ -103,6 +106,11 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> 
                 yield from analysis.feed(stream, source.name)
             except OSError as exc:
                 raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
+    except BinaryInput as exc:
+        if source.named:
+            analysis.input_errors.append(InputProblem(file=source.name, message=str(exc)))
+        else:
+            analysis.note(f"{source.label}: skipped: binary file, not a log (--text reads it anyway)")
     except InputError as exc:
         # Keep what was read before the failure; the report carries the error (exit code 2).
         message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"

@@ -63,6 +63,7 @@ def analyze(
     matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
     follow: bool = typer.Option(False, "--follow", help="Keep reading a growing file, like tail -f (Ctrl-C ends)."),
+    as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
 ) -> None:
     """Diagnose logs: root cause, layer and fix first, then the other findings."""
     from triage.api import SMALL_INPUT, total_size
@@ -83,7 +84,7 @@ def analyze(
             raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
         analysis = Analysis(ruleset, matcher)
         redactor = _redactor(redact)
-        _run(analysis, sources, format.value, redactor, follow)
+        _run(analysis, sources, format.value, redactor, follow, as_text)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
@@ -103,7 +104,7 @@ def _redactor(enabled: bool):
     return Redactor()
 
 
-def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> None:
+def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False) -> None:
     from triage.api import feed_source
     from triage.progress import progress_for
     from triage.render import machine, text
@@ -114,7 +115,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> No
         with progress_for(sources, enabled=not live) as advance:
             analysis.on_block = advance
             for source in sources:
-                for finding in feed_source(analysis, source, follow=follow):
+                for finding in feed_source(analysis, source, follow=follow, as_text=as_text):
                     if redactor is not None:
                         finding = redactor.finding(finding)
                     if fmt == "jsonl":

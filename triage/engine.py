@@ -120,6 +120,11 @@ class Analysis:
         return choose_matcher(self._rules, name, use_cache=use_cache, extra=self._fact_patterns,
                               limits=self._fact_limits)
 
+    def note(self, message: str) -> None:
+        """Add a notice to the report (at most ``MAX_KEPT`` are kept; a repeated one once)."""
+        if len(self.notices) < MAX_KEPT and message not in self.notices:
+            self.notices.append(message)
+
     # -- input -------------------------------------------------------------------------------------
     def feed(self, stream: BinaryIO, file: str | None = None) -> Iterator[Finding]:
         """Read ``stream`` (binary, with ``read1`` or ``read``) to its end; yield each finding when
