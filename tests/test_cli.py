@@ -79,6 +79,28 @@ def test_missing_file_is_one_line_error_exit_2(tmp_path):
     assert "no such file" in result.stderr and "Traceback" not in result.output
 
 
+def test_one_missing_path_among_several_reports_the_others(tmp_path):
+    good = tmp_path / "good.log"
+    good.write_text("INFO start\n" + OOM_LINE + "\n")
+    missing = tmp_path / "missing.log"
+    result = runner.invoke(app, ["analyze", str(good), str(missing), "-f", "json"])
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["root_cause"]["first_file"] == str(good) and data["lines_read"] == 2
+    assert data["input_errors"] == [{"file": str(missing), "message": f"{missing}: no such file or directory"}]
+    result = runner.invoke(app, ["analyze", str(missing), str(good)])
+    assert result.exit_code == 2
+    assert result.stdout.startswith("Root cause: ")
+    assert result.stderr.splitlines() == [f"triage: {missing}: no such file or directory"]
+
+
+def test_every_path_missing_is_one_error_line_and_no_report(tmp_path):
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    result = runner.invoke(app, ["analyze", str(a), str(b), "-f", "json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"triage: {a}: no such file or directory; {b}: no such file or directory\n"
+
+
 def test_invalid_rule_pack_exit_3(tmp_path):
     pack = write_pack(tmp_path, MINIMAL_RULE.replace("priority: 60", "priority: high"))
     result = runner.invoke(app, ["analyze", "--rules", str(pack), "-"], input="x\n")

@@ -203,14 +203,14 @@ def test_tar_bundles_by_suffix_and_by_content(tmp_path, name, flag):
 
 
 def test_file_that_vanishes_before_it_is_read(tmp_path, monkeypatch):
-    import triage.sources as sources
+    import triage.api as sources
 
     log = tmp_path / "gone.log"
     log.write_text("x\n")
     real_expand = sources.expand
 
-    def expand_then_delete(paths):
-        out = real_expand(paths)
+    def expand_then_delete(paths, errors=None):
+        out = real_expand(paths, errors)
         log.unlink()
         return out
 

@@ -66,24 +66,44 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
 
 def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
             matcher: str | None = None, knowledge: Knowledge | None = None, as_text: bool = False) -> Report:
-    """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
+    """Diagnose log files: paths to files, directories (every file below), compressed files and
+    archives, or ``-`` for stdin.
 
-    Raises :class:`~triage.errors.InputError` for a path that does not exist,
-    :class:`~triage.errors.RulesInvalid` for invalid rules and ``ValueError`` for an unknown
-    ``matcher``; inputs that fail while being read are listed in ``Report.input_errors``.
-    Facts read from any of the inputs (a ``triage collect`` file beside the logs) feed the
-    compatibility checks together.
+    A path that does not exist (or an archive that cannot be listed) is recorded in
+    ``Report.input_errors`` and the other paths are read; when *no* path gives anything to read,
+    :class:`~triage.errors.InputError` is raised with one ``path: reason`` per path (joined by
+    ``; ``). Inputs that fail while being read are listed in ``Report.input_errors`` too, with
+    what was read before the failure kept. Binary files are an input error when named and
+    skipped with a notice inside a directory or an archive, unless ``as_text``.
+    Raises :class:`~triage.errors.RulesInvalid` for invalid rules and ``ValueError`` for an
+    unknown ``matcher``. Facts read from any of the inputs (a ``triage collect`` file beside the
+    logs) feed the compatibility checks together.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    sources = expand([str(p) for p in paths])
+    sources, problems = expand_inputs([str(p) for p in paths])
     if matcher is None and total_size(sources) < SMALL_INPUT:
         matcher = "small"
     analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
+    analysis.input_errors.extend(problems)
     for source in sources:
         for _ in feed_source(analysis, source, as_text=as_text):
             pass
     return analysis.report()
+
+
+def expand_inputs(paths: Sequence[str]) -> tuple[list[Source], list[InputProblem]]:
+    """The sources to read for ``paths``, and an :class:`~triage.report.InputProblem` for each path
+    that cannot be expanded (missing, an archive that cannot be listed).
+
+    Raises :class:`~triage.errors.InputError` when no source is left: one ``path: reason`` per
+    failed path joined by ``; ``, or ``no input files`` when the paths hold no file at all.
+    """
+    errors: list[tuple[str, InputError]] = []
+    sources = expand(list(paths), errors)
+    if not sources:
+        raise InputError("; ".join(str(exc) for _, exc in errors) if errors else "no input files")
+    return sources, [InputProblem(file=path, message=str(exc)) for path, exc in errors]
 
 
 def feed_source(analysis: Analysis, source: Source, *, follow: bool = False, as_text: bool = False

@@ -66,23 +66,21 @@ def analyze(
     as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
 ) -> None:
     """Diagnose logs: root cause, layer and fix first, then the other findings."""
-    from triage.api import SMALL_INPUT, total_size
+    from triage.api import SMALL_INPUT, expand_inputs, total_size
     from triage.engine import Analysis
-    from triage.sources import expand
 
     if not paths and sys.stdin.isatty():
         console(stderr=True).print("triage: reading the log from standard input (Ctrl-D ends it); "
                                    "give a file name to analyze a file", style="dim", soft_wrap=True)
     try:
         ruleset = _load(rules, disable)
-        sources = expand(paths or ["-"])
-        if not sources:
-            raise _fail("no input files", EXIT_INPUT)
+        sources, problems = expand_inputs(paths or ["-"])
         if matcher is None and total_size(sources) < SMALL_INPUT:
             matcher = "small"
         if follow and (len(sources) != 1 or sources[0].path == "-" or sources[0].member):
             raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
         analysis = Analysis(ruleset, matcher)
+        analysis.input_errors.extend(problems)  # named paths that do not exist: the others are read
         redactor = _redactor(redact)
         _run(analysis, sources, format.value, redactor, follow, as_text)
     except TriageError as exc:

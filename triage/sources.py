@@ -87,13 +87,12 @@ class BinaryInput(InputError):
     """An input that is not text (its first 64 KiB are mostly control or non-UTF-8 bytes). Exit code 2."""
 
 
-def expand(paths: list[str], errors: list[InputError] | None = None) -> list[Source]:
+def expand(paths: list[str], errors: list[tuple[str, InputError]] | None = None) -> list[Source]:
     """Expand directories (every file below, sorted) and archives (every member) into sources.
 
     Raises :class:`~triage.errors.InputError` for a path that does not exist or an archive that
-    cannot be listed; when ``errors`` is a list, such a path is appended to it (as the
-    :class:`~triage.errors.InputError` it would have raised) and skipped instead, so that the
-    other paths are still read.
+    cannot be listed; when ``errors`` is a list, ``(path, error)`` is appended to it instead and
+    the path skipped, so that the other paths are still read.
     """
     out: list[Source] = []
     for raw in paths:
@@ -110,7 +109,7 @@ def expand(paths: list[str], errors: list[InputError] | None = None) -> list[Sou
                     except InputError as exc:
                         if errors is None:
                             raise
-                        errors.append(exc)
+                        errors.append((str(f), exc))
             elif p.exists():
                 out.extend(_file_sources(raw, named=True))
             else:
@@ -118,7 +117,7 @@ def expand(paths: list[str], errors: list[InputError] | None = None) -> list[Sou
         except InputError as exc:
             if errors is None:
                 raise
-            errors.append(exc)
+            errors.append((raw, exc))
     return out
 
 
