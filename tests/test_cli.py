@@ -59,7 +59,7 @@ def test_clean_input_exits_zero(tmp_path):
     log.write_text("INFO 12-05 07:51:00 [core.py:75] all good\n")
     result = runner.invoke(app, ["analyze", str(log)])
     assert result.exit_code == 0
-    assert result.stdout.startswith("No problem found in 1 lines")
+    assert result.stdout.startswith("No problem found in 1 line\n")
 
 
 def test_unrecognised_error_is_never_clean(tmp_path):

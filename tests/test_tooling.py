@@ -122,7 +122,7 @@ def test_rules_why_names_the_failing_condition(tmp_path):
     assert "does not fire" in out and "nearest line 2" in out and "failed: none of any[0] regex" in out
     assert "any[0] matches up to `NPU out of memory\\. Tried to allocate `" in out
     fired = invoke("rules", "why", "op.vector-core-exception", str(EXAMPLE)).stdout
-    assert fired.startswith("op.vector-core-exception fires on 1 line(s): 4")
+    assert fired.startswith("op.vector-core-exception fires on 1 line: 4")
 
 
 def test_rules_schema_matches_committed_file():
@@ -160,7 +160,7 @@ def test_corpus_bless_rewrites_expectations(tmp_path):
     shutil.copytree(src, case)
     meta = case / "case.yaml"
     meta.write_text(meta.read_text().replace("root_cause: op.vector-core-exception", "root_cause: wrong.rule"))
-    assert "1 of 1 case(s) rewritten" in invoke("corpus", "bless", "--corpus", str(tmp_path / "c")).stdout
+    assert "1 of 1 case rewritten" in invoke("corpus", "bless", "--corpus", str(tmp_path / "c")).stdout
     assert yaml.safe_load(meta.read_text())["expect"]["root_cause"] == "op.vector-core-exception"
 
 

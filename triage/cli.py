@@ -186,10 +186,11 @@ def explain(
 def version() -> None:
     """Print the version of triage and of its knowledge base."""
     from triage.api import default_rules
+    from triage.plural import count
     from triage.version import __version__
 
     rs = default_rules()
-    print(f"triage {__version__}, {len(rs)} rules, digest {rs.digest}")
+    print(f"triage {__version__}, {count(len(rs), 'rule')}, digest {rs.digest}")
 
 
 from triage import cli_collect, cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)

@@ -11,6 +11,7 @@ import yaml
 from triage.cli import RulesOpt, _fail, _load, app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_INPUT, TriageError
+from triage.plural import count
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Create and maintain corpus cases (real logs as fixtures).")
 app.add_typer(corpus_app, name="corpus")
@@ -133,4 +134,4 @@ def bless(
         if new != text:
             meta.write_text(new, encoding="utf-8")
             changed += 1
-    print(f"{changed} of {len(selected)} case(s) rewritten")
+    print(f"{changed} of {count(len(selected), 'case')} rewritten")

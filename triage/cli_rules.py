@@ -12,6 +12,7 @@ from rich.table import Table
 from triage.cli import DisableOpt, RulesOpt, _fail, _load, rules_app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
+from triage.plural import count
 
 
 @rules_app.command("list")
@@ -46,7 +47,7 @@ def list_rules(
     for r in picked:
         table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), r.rule.title)
     out.print(table)
-    out.print(f"{len(picked)} rule(s)", style="dim")
+    out.print(count(len(picked), "rule"), style="dim")
 
 
 @rules_app.command("show")
@@ -109,7 +110,7 @@ def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check 
         console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
     if problems:
         raise typer.Exit(EXIT_RULES)
-    print(f"{len(ruleset)} rules OK ({len(ruleset.files)} files)")
+    print(f"{count(len(ruleset), 'rule')} OK ({count(len(ruleset.files), 'file')})")
 
 
 @rules_app.command("test")

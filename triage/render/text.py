@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from triage.plural import count
 from triage.report import Fact, Finding, Report
 
 _SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
@@ -16,20 +17,45 @@ def where(file: str | None, line: int) -> str:
 
 
 def headline(report: Report) -> str:
-    """The first line of the report, as plain text."""
+    """The first line of the report, as plain text.
+
+    A root cause is always the headline. Otherwise, when an input could not be read in full
+    (``input_errors``), the headline says so and how many lines were read: a clean verdict on
+    part of the input is never presented as a clean log.
+    """
     root = report.root_cause
     if root is not None:
         return f"Root cause: {root.title} [{root.layer}/{root.component}] -> fix: {root.fix[0]}"
-    if report.unrecognised:
-        return (f"No known root cause: {len(report.unrecognised)} unrecognised error line(s); "
-                f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}")
-    if report.findings:
-        return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
-    if report.lines_read == 0 and report.input_errors:
+    lines = count(report.lines_read, "line")
+    if report.input_errors and report.lines_read == 0:
         return "Nothing could be read: see the input errors below"
+    incomplete = f"; {incomplete_inputs(report)} (see the input errors below)" if report.input_errors else ""
+    if report.unrecognised:
+        return (f"No known root cause: {count(len(report.unrecognised), 'unrecognised error line')}; "
+                f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}{incomplete}")
+    if report.findings:
+        return f"No error found; {count(len(report.findings), 'notice')} in {lines}{incomplete}"
+    if report.input_errors:
+        return f"Input incomplete: no problem found in the {lines} read{incomplete}"
     if report.lines_read == 0:
         return "No problem found in 0 lines: the input was empty"
-    return f"No problem found in {report.lines_read} lines"
+    return f"No problem found in {lines}"
+
+
+def incomplete_inputs(report: Report) -> str:
+    """``x.gz was not read in full`` (one input error) or ``N inputs were not read in full``."""
+    errors = report.input_errors
+    if len(errors) == 1:
+        return f"{errors[0].file or '-'} was not read in full"
+    return f"{len(errors)} inputs were not read in full"
+
+
+def footer(report: Report) -> str:
+    """The last line: lines read, findings, input errors, and the digests of the knowledge used."""
+    compat = f", compat {report.compat_digest}" if report.compat_digest else ""
+    errors = f", {count(len(report.input_errors), 'input')} not read in full" if report.input_errors else ""
+    return (f"{count(report.lines_read, 'line')} read, {count(len(report.findings), 'finding')}{errors}, "
+            f"rules {report.rules_digest}{compat}")
 
 
 def fact_line(fact: Fact) -> str:
@@ -73,9 +99,7 @@ def render(report: Report, console: Console) -> None:
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
-    compat = f", compat {report.compat_digest}" if report.compat_digest else ""
-    console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}"
-                  f"{compat}", style="dim", highlight=False)
+    console.print(footer(report), style="dim", highlight=False, soft_wrap=True, markup=False)
 
 
 def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
