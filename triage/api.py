@@ -110,18 +110,19 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False, as_
                 ) -> Iterator[Finding]:
     """Feed one input to ``analysis``; yield new findings as they appear.
 
-    With ``follow``, keep reading the file as it grows (until KeyboardInterrupt), like ``tail -f``.
+    With ``follow``, keep reading the file as it grows (until KeyboardInterrupt), like ``tail -F``:
+    across log rotation the new text under the name is read too, its lines numbered from 1 (a notice
+    says where the previous text ended).
     An input that cannot be opened or read to its end is recorded in the report's
     ``input_errors`` (what was read before the failure is kept), not raised. A binary input
     (see :func:`triage.sources.sniff`) is an input error when the user named it and a notice
     when it was met in a directory or an archive; ``as_text`` reads it as text instead.
     """
     try:
+        if follow:
+            yield from _follow(analysis, source, as_text)
+            return
         with open_source(source, as_text=as_text) as stream:
-            if follow:
-                from triage.sources import Follower
-
-                stream = Follower(stream)
             try:
                 yield from analysis.feed(stream, source.name)
             except OSError as exc:
@@ -135,6 +136,27 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False, as_
         # Keep what was read before the failure; the report carries the error (exit code 2).
         message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"
         analysis.input_errors.append(InputProblem(file=source.name, message=message))
+
+
+def _follow(analysis: Analysis, source: Source, as_text: bool) -> Iterator[Finding]:
+    """Feed a followed file: each file that appears under its name (rotation) is a new input whose
+    lines are numbered from 1, and a notice says where the previous one ended."""
+    from triage.sources import Follower, text_stream
+
+    follower = Follower(source.path)
+    try:
+        while True:
+            before = analysis.lines_read
+            try:
+                yield from analysis.feed(text_stream(follower, source.label, as_text=as_text), source.name)
+            except OSError as exc:
+                raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
+            why = follower.rotated
+            analysis.note(f"{source.label} was {why} after line {analysis.lines_read - before} "
+                          "(rotated): the lines after that are numbered from 1 in the new text")
+            follower.resume()
+    finally:
+        follower.close()
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,

@@ -62,7 +62,8 @@ def analyze(
     fail_on: Severity = typer.Option("error", "--fail-on", help="Lowest severity that gives exit code 1."),
     matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
-    follow: bool = typer.Option(False, "--follow", help="Keep reading a growing file, like tail -f (Ctrl-C ends)."),
+    follow: bool = typer.Option(False, "--follow",
+                                help="Keep reading a growing file by name, like tail -F (Ctrl-C or SIGTERM ends)."),
     as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
 ) -> None:
     """Diagnose logs: root cause, layer and fix first, then the other findings."""
@@ -102,13 +103,25 @@ def _redactor(enabled: bool):
     return Redactor()
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt  # SIGTERM (a container stop, `timeout`) ends reading like Ctrl-C
+
+
 def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False) -> None:
+    """Feed ``sources`` to ``analysis``, streaming findings as they appear; Ctrl-C or SIGTERM stops
+    reading and the caller reports what was read."""
+    import signal
+
     from triage.api import feed_source
     from triage.progress import progress_for
     from triage.render import machine, text
 
     live = (follow or any(s.path == "-" for s in sources)) and fmt == "text"
     out = console(stderr=True) if live else None
+    try:
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGTERM on this platform
+        previous = None
     try:
         with progress_for(sources, enabled=not live) as advance:
             analysis.on_block = advance
@@ -124,6 +137,8 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         pass  # report what was read so far
     finally:
         analysis.on_block = None
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _render(report, fmt: str, redactor=None):
