@@ -174,6 +174,45 @@ def test_config_file_disables_rules_and_adds_packs(tmp_path, monkeypatch):
     assert data["root_cause"]["rule_id"] == "test.sample"
 
 
+def test_config_scalars_are_one_item_lists(tmp_path, monkeypatch):
+    pack = write_pack(tmp_path, MINIMAL_RULE)
+    (tmp_path / ".triage.yaml").write_text(f"rules: {pack}\ndisable: op.vector-core-exception\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE), "-f", "json")
+    assert result.stderr == ""
+    assert "op.vector-core-exception" not in [f["rule_id"] for f in json.loads(result.stdout)["findings"]]
+    assert json.loads(invoke("explain", "sample failure 9", "-f", "json").stdout)["root_cause"]["rule_id"] == \
+        "test.sample"
+    (tmp_path / ".triage.yaml").unlink()
+    (tmp_path / "pyproject.toml").write_text('[tool.triage]\ndisable = "op.vector-core-exception"\n')
+    data = json.loads(invoke("analyze", str(EXAMPLE), "-f", "json").stdout)
+    assert "op.vector-core-exception" not in [f["rule_id"] for f in data["findings"]]
+
+
+def test_config_value_of_the_wrong_type_names_the_file(tmp_path, monkeypatch):
+    (tmp_path / ".triage.yaml").write_text("disable: {a: 1}\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE))
+    assert result.exit_code == 3
+    assert result.stderr == f"triage: {tmp_path / '.triage.yaml'}: disable: must be a rule id or a list of them\n"
+
+
+def test_unknown_disable_option_is_a_usage_error_naming_the_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE), "--disable", "no.such-rule")
+    assert result.exit_code == 2
+    assert result.stderr == ("triage: --disable: unknown rule id `no.such-rule` (`triage rules list` lists the "
+                             "rule ids)\n")
+
+
+def test_unknown_disable_in_the_config_names_the_file(tmp_path, monkeypatch):
+    (tmp_path / ".triage.yaml").write_text("disable: [no.such-rule]\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE))
+    assert result.exit_code == 3
+    assert result.stderr == f"triage: {tmp_path / '.triage.yaml'}: disable: unknown rule id `no.such-rule`\n"
+
+
 def test_rules_path_environment_variable(tmp_path, monkeypatch):
     pack = write_pack(tmp_path, MINIMAL_RULE)
     monkeypatch.setenv("TRIAGE_RULES_PATH", str(pack))

@@ -27,12 +27,24 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 
 def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool = False):
+    """The rule set the options and the config file ask for. Raises :class:`UsageError` (exit 2)
+    when only ``--disable`` names unknown ids, :class:`RulesInvalid` (exit 3) for anything else."""
     from triage.config import load_config
+    from triage.errors import RulesInvalid, UsageError
     from triage.loader import entry_point_packs, load_rules, user_packs_from_env
 
     config = load_config(Path.cwd())
     packs = [*entry_point_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
-    return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])])
+    origins = {rid: config.source or "<config>" for rid in config.disable}
+    origins.update({rid: "--disable" for rid in disable or []})
+    try:
+        return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])],
+                          disabled_by=origins)
+    except RulesInvalid as exc:
+        if exc.problems and all(p.file == "--disable" for p in exc.problems):
+            raise UsageError("; ".join(f"--disable: {p.message}" for p in exc.problems)
+                             + " (`triage rules list` lists the rule ids)") from None
+        raise
 
 
 def _version(value: bool) -> None:
