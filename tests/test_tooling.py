@@ -87,6 +87,30 @@ def test_rules_list_filters_and_json():
     assert len(everything) > len(rows)
 
 
+def test_rules_list_choices_are_case_insensitive_and_checked():
+    lower = json.loads(invoke("rules", "list", "--layer", "driver", "-f", "json").stdout)
+    assert lower and json.loads(invoke("rules", "list", "--layer", "Driver", "-f", "JSON").stdout) == lower
+    for option, value, choices in [("--layer", "hardwre", "'hardware', 'driver', 'framework'"),
+                                   ("--severity", "fatal", "'critical', 'error', 'warning', 'info'"),
+                                   ("-f", "yaml", "'table', 'json'")]:
+        result = invoke("rules", "list", option, value)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert f"'{value}' is not one of {choices}" in result.stderr
+
+
+def test_rules_list_piped_has_a_header_row_and_component_matches_words():
+    lines = invoke("rules", "list", "--component", "docker").stdout.splitlines()
+    assert lines[0] == "id\tlayer\tcomponent\tseverity\tpriority\ttitle"
+    rows = [line.split("\t") for line in lines[1:]]
+    assert "device.npu-smi-missing-in-container" in [r[0] for r in rows]  # "docker (driver tool mounts)"
+    assert rows and all(__import__("re").search(r"\bdocker\b", r[2].lower()) for r in rows)
+    from triage.cli_rules import component_matches
+
+    assert component_matches("docker", "docker (driver tool mounts)")
+    assert component_matches("Driver Tool", "docker (driver tool mounts)")
+    assert not component_matches("torch", "torch_npu") and not component_matches("dock", "docker")
+
+
 def test_rules_show_prints_rule_and_its_cases():
     out = invoke("rules", "show", "op.vector-core-exception").stdout
     assert "id: op.vector-core-exception" in out and "examples:" in out

@@ -3,24 +3,43 @@
 from __future__ import annotations
 
 import json
+import re
+from enum import Enum
 from pathlib import Path
+from typing import get_args
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from triage.cli import DisableOpt, RulesOpt, _fail, _load, rules_app
+from triage.cli import DisableOpt, RulesOpt, Severity, _fail, _load, rules_app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
 from triage.plural import count
+from triage.schema import Layer as LayerName
+
+Layer = Enum("Layer", {name: name for name in get_args(LayerName)}, type=str)  # type: ignore[misc]
+ListFormat = Enum("ListFormat", {"table": "table", "json": "json"}, type=str)  # type: ignore[misc]
+_LIST_HEADER = ("id", "layer", "component", "severity", "priority", "title")
+
+
+def component_matches(query: str, label: str) -> bool:
+    """Whether ``query`` names the component ``label``: the whole label or whole words of it, any
+    case (``docker`` matches ``docker (driver tool mounts)``; ``torch`` does not match ``torch_npu``)."""
+    q, text = " ".join(query.lower().split()), " ".join(label.lower().split())
+    return bool(q) and re.search(rf"(?<![\w-]){re.escape(q)}(?![\w-])", text) is not None
 
 
 @rules_app.command("list")
 def list_rules(
-    layer: str = typer.Option(None, help="Only this layer."),
-    component: str = typer.Option(None, help="Only this component (case-insensitive)."),
-    severity: str = typer.Option(None, help="Only this severity."),
-    format: str = typer.Option("table", "--format", "-f", help="table or json."),
+    layer: Layer = typer.Option(None, "--layer", case_sensitive=False, metavar="LAYER",
+                                help="Only this layer: hardware, driver or framework (any case)."),
+    component: str = typer.Option(None, "--component", metavar="NAME",
+                                  help="Only components whose name is or holds these words (any case)."),
+    severity: Severity = typer.Option(None, "--severity", case_sensitive=False, metavar="SEVERITY",
+                                      help="Only this severity: critical, error, warning or info (any case)."),
+    format: ListFormat = typer.Option("table", "--format", "-f", case_sensitive=False, metavar="FORMAT",
+                                      help="table (tab-separated with a header row when piped) or json."),
     rules: list[Path] = RulesOpt,
 ) -> None:
     """List the loaded rules."""
@@ -29,16 +48,17 @@ def list_rules(
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     picked = [r for r in ruleset.rules
-              if (layer is None or r.rule.layer == layer)
-              and (component is None or r.rule.component.lower() == component.lower())
-              and (severity is None or r.rule.severity == severity)]
-    if format == "json":
+              if (layer is None or r.rule.layer == layer.value)
+              and (component is None or component_matches(component, r.rule.component))
+              and (severity is None or r.rule.severity == severity.value)]
+    if format.value == "json":
         print(json.dumps([{"id": r.id, "title": r.rule.title, "layer": r.rule.layer, "component": r.rule.component,
                            "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
                            "pack": r.pack, "file": r.file} for r in picked], indent=2))
         return
     out = console()
     if not out.is_terminal:  # piped: whole lines, tab-separated, never cut to a width
+        print("\t".join(_LIST_HEADER))
         for r in picked:
             print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
                              r.rule.title]))
