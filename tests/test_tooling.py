@@ -259,3 +259,28 @@ def test_installed_plugin_pack_via_entry_point(tmp_path, monkeypatch):
     assert data["root_cause"]["rule_id"] == "test.sample"
     assert data["root_cause"]["pack"] == str(pkg)
     sys.modules.pop("acme_triage_rules", None)
+
+
+def _commands(group, prefix=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):  # a group
+            yield from _commands(command, (*prefix, name))
+        else:
+            yield (*prefix, name)
+
+
+def test_help_shows_no_python_types_as_placeholders():
+    import re
+
+    import typer
+
+    commands = list(_commands(typer.main.get_command(app)))
+    assert ("analyze",) in commands and ("rules", "why") in commands
+    for path in commands:
+        out = invoke(*path, "--help").stdout
+        assert not re.search(r"<(list\[|str>|path>|int>)", out), (path, out)
+        assert "[[" not in out.splitlines()[0], (path, out)
+    usage = invoke("analyze", "--help").stdout.splitlines()[0]
+    assert usage.endswith("analyze [OPTIONS] [FILE]...")
+    assert "--rules PACK" in invoke("analyze", "--help").stdout
+    assert "--disable ID" in invoke("analyze", "--help").stdout

@@ -61,24 +61,35 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """Diagnose failed LLM deployments on Huawei Ascend NPUs from their raw logs."""
 
 
-RulesOpt = typer.Option(None, "--rules", help="Extra rule pack (directory or file); repeatable.")
-DisableOpt = typer.Option(None, "--disable", help="Rule id to silence; repeatable.")
+def Arg(default, metavar: str):  # noqa: N802  (reads like typer.Argument)
+    """A positional argument named ``metavar`` in the usage line and described in the command's
+    help text: typer's own argument list would print a Python type (``<list[str]>``) beside it."""
+    return typer.Argument(default, metavar=metavar, hidden=True)
+
+
+RulesOpt = typer.Option(None, "--rules", metavar="PACK", help="Extra rule pack (directory or file); repeatable.")
+DisableOpt = typer.Option(None, "--disable", metavar="ID", help="Rule id to silence; repeatable.")
 
 
 @app.command()
 def analyze(
-    paths: list[str] = typer.Argument(None, help="Log files, directories, .gz files, or - for stdin."),
-    format: Format = typer.Option("text", "--format", "-f", help="Output format."),
+    paths: list[str] = Arg(None, "FILE"),
+    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on", help="Lowest severity that gives exit code 1."),
-    matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
+    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
+                                     help="Lowest severity that gives exit code 1."),
+    matcher: str = typer.Option(None, "--matcher", metavar="NAME", help="auto, hyperscan, literal or reference."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
     follow: bool = typer.Option(False, "--follow",
                                 help="Keep reading a growing file by name, like tail -F (Ctrl-C or SIGTERM ends)."),
     as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
 ) -> None:
-    """Diagnose logs: root cause, layer and fix first, then the other findings."""
+    """Diagnose logs: root cause, layer and fix first, then the other findings.
+
+    FILE: log files, directories (every file below), compressed files (.gz, .xz, .bz2, .zst) and
+    archives (.tar.*, .zip), or - for standard input (the default).
+    """
     from triage.api import SMALL_INPUT, expand_inputs, total_size
     from triage.engine import Analysis
 
@@ -183,14 +194,18 @@ def _render(report, fmt: str, redactor=None):
 
 @app.command()
 def explain(
-    text: list[str] = typer.Argument(None, help="One or more pasted log lines; - or nothing reads stdin."),
-    format: Format = typer.Option("text", "--format", "-f"),
+    text: list[str] = Arg(None, "LINE"),
+    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on"),
+    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
+                                     help="Lowest severity that gives exit code 1."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
 ) -> None:
-    """Diagnose a message pasted on the command line (same diagnosis as analyze)."""
+    """Diagnose a message pasted on the command line (same diagnosis as analyze).
+
+    LINE: one or more pasted log lines; - or nothing reads standard input.
+    """
     from triage.api import explain as explain_text
 
     if not text or text == ["-"]:
