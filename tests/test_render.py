@@ -59,3 +59,33 @@ def test_markdown_names_the_root_cause_once(tmp_path):
     assert md.count(report.root_cause.title) == 1
     assert md.splitlines()[0].startswith(f"### triage: Root cause: {report.root_cause.title} [")
     assert md.splitlines()[2].startswith(f"Layer `{report.root_cause.layer}`, component ")
+
+
+def test_piped_text_report_never_wraps(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+
+    folder = tmp_path / ("a-directory-with-a-name-long-enough-to-push-every-line-past-eighty-columns" * 2)
+    folder.mkdir()
+    path = _cut_gzip(folder, 20000)
+    long_line = folder / "long.log"
+    long_line.write_bytes(b"x" * (5 << 20) + b"\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.run([sys.executable, "-m", "triage", "analyze", str(path), str(long_line)], capture_output=True,
+                          env=env, timeout=300)
+    lines = proc.stdout.decode().splitlines()
+    assert proc.returncode == 2
+    assert lines[0].startswith("Input incomplete: ") and lines[0].endswith(" (see the input errors below)")
+    assert str(path) in lines[0]
+    assert f"note: {long_line}:1 is {5 << 20} bytes long; matched on its first 4194304 bytes" in lines
+    assert re.fullmatch(r"\d+ lines read, 0 findings, 1 input not read in full, rules [0-9a-f]{16}, "
+                        r"compat [0-9a-f]{16}", lines[-1]), lines[-2:]
+    assert proc.stderr.decode().count("\n") == 1  # the input error: one whole line
+
+
+def test_console_never_wraps_when_not_a_terminal():
+    from triage.console import console
+
+    assert console().soft_wrap is True and console(stderr=True).soft_wrap is True  # pytest captures both

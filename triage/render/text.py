@@ -80,22 +80,22 @@ def render(report: Report, console: Console) -> None:
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
         console.print()
-        console.print(f"Other findings ({len(others)}):", style="bold")
+        console.print(f"Other findings ({len(others)}):", style="bold", soft_wrap=True)
         for f in others:
             _finding_block(f, console, full=root is None and f is others[0])
     if report.facts:
         console.print()
-        console.print("Environment (read from the log):", style="bold")
+        console.print("Environment (read from the log):", style="bold", soft_wrap=True)
         for fact in report.facts:
             console.print(f"  {escape(fact_line(fact))}", highlight=False, soft_wrap=True)
     if report.unrecognised:
         console.print()
-        console.print("Unrecognised error lines (no rule explains them):", style="bold yellow")
+        console.print("Unrecognised error lines (no rule explains them):", style="bold yellow", soft_wrap=True)
         for u in report.unrecognised:
             console.print(f"  {escape(where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
     for t in report.truncated_lines:
         console.print(f"note: {where(t.file, t.line)} is {t.length} bytes long; matched on its first "
-                      f"{t.limit} bytes", style="dim", highlight=False, markup=False)
+                      f"{t.limit} bytes", style="dim", highlight=False, markup=False, soft_wrap=True)
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
@@ -118,10 +118,10 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
                   + (f" to {where(f.last_file, f.last_line)}" if f.count > 1 else ""),
                   style="dim", highlight=False, soft_wrap=True, markup=False)
     console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
-    console.print("  Fix:", highlight=False)
+    console.print("  Fix:", highlight=False, soft_wrap=True)
     for i, step in enumerate(f.fix, 1):
         console.print(f"    {i}. {escape(step)}", highlight=False, soft_wrap=True)
-    console.print("  Evidence:", highlight=False)
+    console.print("  Evidence:", highlight=False, soft_wrap=True)
     for ev in f.evidence:
         console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", highlight=False,
                       soft_wrap=True)
