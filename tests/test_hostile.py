@@ -209,8 +209,8 @@ def test_file_that_vanishes_before_it_is_read(tmp_path, monkeypatch):
     log.write_text("x\n")
     real_expand = sources.expand
 
-    def expand_then_delete(paths, errors=None):
-        out = real_expand(paths, errors)
+    def expand_then_delete(paths, errors=None, **kwargs):
+        out = real_expand(paths, errors, **kwargs)
         log.unlink()
         return out
 
