@@ -93,11 +93,12 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
 
 
 def summarize(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
-              jobs: int | None = 1, node_level: int | None = None, node: str | None = None) -> Summary:
+              jobs: int | None = 1, node_level: int | None = None, node: str | None = None,
+              as_text: bool = False) -> Summary:
     """The language-neutral summary of some logs (what ``triage analyze --format summary``
     writes), to be merged with others by :func:`merge`. ``node`` names the machine the logs come
     from when their lines and paths do not (default: the host name). Raises as :func:`analyze`."""
-    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level)
+    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level, as_text=as_text)
     summary = analysis.summary()
     if node is not None:
         summary = summary.model_copy(update={"host": node,
