@@ -58,12 +58,22 @@ def _const_str(node: ast.AST) -> str | None:
     return None
 
 
-def _fstring(node: ast.JoinedStr) -> str:
+def _fstring(node: ast.JoinedStr, env: dict[str, ast.AST]) -> str:
     out = []
     for part in node.values:
         if isinstance(part, ast.Constant):
             out.append(str(part.value).replace("{", "{{").replace("}", "}}"))
-        else:  # FormattedValue
+            continue
+        # FormattedValue: an UPPER_CASE name bound to a string constant (a module-level option name such as
+        # ``_NUM_SHARED_BUFFERS = "layerwise_num_shared_buffers"``) is inlined, the rest is ``{}``
+        value = part.value
+        constant = isinstance(value, ast.Name) and value.id.lstrip("_").isupper()  # CONSTANT naming only
+        bound = env.get(value.id) if constant else None
+        text = _const_str(bound) if bound is not None else None
+        if text is not None and part.format_spec is None and part.conversion in (-1, ord("s"), ord("r")):
+            text = repr(text) if part.conversion == ord("r") else text
+            out.append(text.replace("{", "{{").replace("}", "}}"))
+        else:
             out.append("{}")
     return "".join(out)
 
@@ -80,7 +90,7 @@ def template_of(node: ast.AST | None, env: dict[str, ast.AST], depth: int = 0) -
     if s is not None:
         return s
     if isinstance(node, ast.JoinedStr):
-        return _fstring(node)
+        return _fstring(node, env)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return template_of(node.left, env, depth + 1)  # "..." % args keeps its %s
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -137,7 +147,7 @@ class _Visitor(ast.NodeVisitor):
 
     # name -> last assigned expression, per function (module level for top-level code)
     def _visit_scope(self, node: ast.AST) -> None:
-        self.envs.append({})
+        self.envs.append(dict(self.envs[0]))  # module-level names stay visible
         self.generic_visit(node)
         self.envs.pop()
 
