@@ -168,7 +168,7 @@ def code_values(entry: CodeEntry | None, lang: str = "en") -> dict[str, str]:
                 "code_meaning": "此错误码不在 triage 的码表中" if zh else "this code is not in triage's table",
                 "code_causes": "码表中没有记录" if zh else "not recorded in triage's table",
                 "code_actions": "收集 plog（`asys collect`）并查阅对应版本的错误码手册" if zh else
-                "collect the plog (`asys collect`) and look the code up in your release's error-code reference"}
+                "Collect the plog (`asys collect`) and look the code up in your release's error-code reference"}
     text = entry.zh if (zh and entry.zh is not None) else None
     meaning = text.meaning if text else entry.meaning
     causes = (text.causes if text and text.causes else None) or entry.causes
@@ -177,14 +177,25 @@ def code_values(entry: CodeEntry | None, lang: str = "en") -> dict[str, str]:
         causes = "来源未记录原因" if zh else "the source documents no cause"
     return {"code_name": entry.name, "code_meaning": meaning, "code_causes": causes,
             "code_actions": ("；" if zh else "; ").join(actions) if actions else (
-                "收集 plog（`asys collect`）" if zh else "collect the plog (`asys collect`)")}
+                "收集 plog（`asys collect`）" if zh else "Collect the plog (`asys collect`)")}
+
+
+_OPTIONAL = re.compile(r"\{\?(.*?)\?\}", re.S)
 
 
 def fill(template: str, values: dict[str, str]) -> str:
     """Replace each ``{name}`` in ``template`` by ``values[name]`` (``?`` when not captured).
 
-    Braces that do not enclose an identifier, and shell ``${VAR}``, are left as they are.
+    An optional part ``{? ... ?}`` is kept (without its markers) only when every placeholder in
+    it has a value, and dropped otherwise: ``{? The log says: {said}.?}``. Braces that do not
+    enclose an identifier, and shell ``${VAR}``, are left as they are.
     """
+    def optional(m: re.Match) -> str:
+        inner = m.group(1)
+        return inner if all(values.get(n) for n in _PLACEHOLDER.findall(inner)) else ""
+
+    if "{?" in template:
+        template = _OPTIONAL.sub(optional, template)
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), "?"), template)
 
 

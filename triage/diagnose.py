@@ -81,14 +81,44 @@ class _Unexplained:
     suppresses: tuple = ()
 
 
-def rule_texts(rule: CompiledRule, captures: dict[str, str], lang: str) -> tuple[str, str, list[str]]:
-    """(title, cause, fix) of a rule with ``captures`` filled, in ``lang`` where the rule has it."""
+def fix_order(rule, values: dict[str, str]) -> list[int]:
+    """Indexes of the fix steps to show, in order: steps whose ``lead_when`` holds first, steps
+    whose ``only_when`` does not hold left out (see :mod:`triage.conditions`)."""
+    from triage.conditions import holds
+    from triage.schema import FixStep
+
+    lead, rest = [], []
+    for i, step in enumerate(rule.fix):
+        if isinstance(step, FixStep):
+            if step.only_when and not holds(step.only_when, values):
+                continue
+            if step.lead_when and holds(step.lead_when, values):
+                lead.append(i)
+                continue
+        rest.append(i)
+    return lead + rest
+
+
+def rule_texts(rule: CompiledRule, captures: dict[str, str], lang: str, line: str | None = None,
+               facts: dict[str, str] | None = None) -> tuple[str, str, list[str]]:
+    """(title, cause, fix) of a rule with ``captures`` filled, in ``lang`` where the rule has it. A
+    rule with a code ``lookup`` also gets the log's own words of ``line`` (its first evidence
+    line): ``{said}``, ``{reason}``, ``{call}`` (see :mod:`triage.codeline`). Fix steps that
+    depend on the facts and captures are ordered by them (``facts``: fact name -> value)."""
     values = rule.placeholders(captures, lang)
+    if rule.rule.lookup is not None and line is not None:
+        from triage.codeline import own_words
+
+        for k, v in own_words(line, captures.get(rule.rule.lookup.capture)).items():
+            values.setdefault(k, v)
     r = rule.rule
     source = r.zh if (lang == "zh" and r.zh is not None) else None
     title = source.title if source else r.title
     cause = source.cause if source else r.cause
-    fix = source.fix if source else r.fix
+    steps = source.fix if source else r.fix_texts()
+    order = fix_order(r, {**(facts or {}), **captures}) if any(not isinstance(x, str) for x in r.fix) else range(
+        len(steps))
+    fix = [steps[i] for i in order if i < len(steps)]
     return fill(title, values), fill(cause.strip(), values), [fill(step, values) for step in fix]
 
 
@@ -104,11 +134,12 @@ def _ranks_nodes(origins: list[SOrigin]) -> tuple[list[int], list[str]]:
 
 
 def finding_of(rule: CompiledRule, hits: SHits, files: list[str | None], lang: str,
-               suppressed_by: str | None = None) -> Finding:
-    """The :class:`Finding` of one rule's occurrences."""
+               suppressed_by: str | None = None, facts: dict[str, str] | None = None) -> Finding:
+    """The :class:`Finding` of one rule's occurrences (``facts``: fact name -> value, for fix
+    steps that depend on them)."""
     r = rule.rule
-    title, cause, fix = rule_texts(rule, hits.captures, lang)
     evidence = [_evidence(e, files) for occ in hits.occurrences for e in occ]
+    title, cause, fix = rule_texts(rule, hits.captures, lang, evidence[0].text if evidence else None, facts)
     for e in hits.last_occurrence or []:
         ev = _evidence(e, files)
         if ev not in evidence:
@@ -220,6 +251,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
                                      time=lead_line.time)])
         ranked = sorted([*ranked, lead], key=key)
 
+    fact_values = {f.name: f.value for f in summary.facts}
     findings: list[Finding] = []
     for it in ranked:
         if it.pack == "unexplained":
@@ -228,7 +260,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
             findings.append(_check_finding(it, payload[it.id], files, lang))
         else:
             rule, h = payload[it.id]
-            findings.append(finding_of(rule, h, files, lang, it.suppressed_by))
+            findings.append(finding_of(rule, h, files, lang, it.suppressed_by, fact_values))
     root = next((f for f in findings if f.severity in SEVERITIES[:2] and f.suppressed_by is None), None)
     unrecognised: list[Unrecognised] = []
     if root is None or root.generic or root.rule_id.startswith("unexplained."):
