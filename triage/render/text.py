@@ -278,7 +278,7 @@ def _finding_block(f: Finding, console: Console, *, full: bool, lang: str = "en"
         seen += f" · {t('layer_guessed', lang)}"
     console.print(seen, style="dim", highlight=False, soft_wrap=True, markup=False)
     colon = "：" if zh else ":"
-    console.print(f"  {t('Cause', lang)}{colon} {escape(f.cause)}", highlight=False, soft_wrap=True)
+    console.print(f"  {t('Cause', lang)}{colon}{'' if zh else ' '}{escape(f.cause)}", highlight=False, soft_wrap=True)
     console.print(f"  {t('Fix', lang)}{colon}", highlight=False, soft_wrap=True)
     for i, step in enumerate(f.fix, 1):
         console.print(f"    {i}. {escape(step)}", highlight=False, soft_wrap=True)
