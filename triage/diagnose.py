@@ -195,8 +195,8 @@ def _check_items(summary: Summary, rules: RuleSet, knowledge: Knowledge, facts: 
                              first_text=evidence[0].text if evidence else "")
             item = Item(id=check.id, rule=check, pack="compat", tier=tier_of(check), position=first,
                         origins=[origin], suppresses=frozenset(check.suppresses))
-            out.append((item, {"captures": dict(verdict_.values), "evidence": evidence, "first": first,
-                               "last": last[0], "check": check}))
+            out.append((item, {"captures": dict(verdict_.values), "values_zh": verdict_.values_for("zh"),
+                               "evidence": evidence, "first": first, "last": last[0], "check": check}))
     return out
 
 
@@ -323,14 +323,15 @@ def _check_finding(it: Item, data: dict, files: list[str | None], lang: str) -> 
     check = data["check"]
     values = data["captures"]
     source = getattr(check, "zh", None) if lang == "zh" else None
+    text_values = data["values_zh"] if source is not None else values
     title = source.title if source else check.title
     cause = source.cause if source else check.cause
     fix = source.fix if source else check.fix
     first, last = data["first"], data["last"]
     return Finding(
-        rule_id=check.id, title=fill(title, values), layer=check.layer, component=check.component,
-        severity=check.severity, priority=check.priority, generic=False, cause=fill(cause.strip(), values),
-        fix=[fill(s, values) for s in fix], evidence=data["evidence"], first_line=first[1], last_line=last[1],
+        rule_id=check.id, title=fill(title, text_values), layer=check.layer, component=check.component,
+        severity=check.severity, priority=check.priority, generic=False, cause=fill(cause.strip(), text_values),
+        fix=[fill(s, text_values) for s in fix], evidence=data["evidence"], first_line=first[1], last_line=last[1],
         first_file=files[first[0]], last_file=files[last[0]], count=1, captures=values,
         references=list(check.references), suppressed_by=it.suppressed_by, pack="compat",
         confidence=confidence_of(check))

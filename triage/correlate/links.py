@@ -8,7 +8,11 @@ A finding is a symptom (``suppressed_by``) only when *every* occurrence of it is
 * or, for a rule marked ``peer_symptom`` (HCCL waits, timeouts and failed connections that every
   healthy rank prints when one peer is gone), by a specific error on *another* rank that did not
   happen after it (times compared as :mod:`triage.correlate.times` allows; without comparable
-  times, causes come before symptoms).
+  times, causes come before symptoms);
+* or, for a generic finding (a wrapper such as ``ERR00100`` or ``EZ9999``, or a code-dictionary
+  lookup), by a specific error whose lines are in the same error block: the same file, from
+  :data:`BLOCK_BEFORE` lines before the cause's first line to :data:`BLOCK_AFTER` lines after its
+  last one (the codes CANN and torch_npu print around one failure are parts of it).
 
 Origins are then joined into incidents: origins seen in one file, one rank seen in several files,
 a symptom and the cause on another rank that explains it, a waiting rank and the peer it names,
@@ -23,6 +27,10 @@ from dataclasses import dataclass, field
 from triage.correlate.times import Clock, LineTime, parse_iso
 from triage.schema import SEVERITIES
 from triage.summary import SOrigin, STime
+
+#: An error block around a specific cause: lines before its first line, and after its last one.
+BLOCK_BEFORE = 10
+BLOCK_AFTER = 40
 
 
 @dataclass
@@ -77,6 +85,12 @@ def _not_after(clock: Clock, cause: SOrigin, symptom: SOrigin) -> bool:
     return a <= b
 
 
+def in_block(cause: SOrigin, symptom: SOrigin) -> bool:
+    """Whether every occurrence of ``symptom`` lies in the error block of ``cause`` (same file)."""
+    return (cause.file == symptom.file and symptom.first_line >= cause.first_line - BLOCK_BEFORE
+            and symptom.last_line <= cause.last_line + BLOCK_AFTER)
+
+
 def explain(items: list[Item], clock: Clock) -> None:
     """Fill each item's ``explained`` ({origin key: cause id}) and ``suppressed_by``.
 
@@ -90,7 +104,8 @@ def explain(items: list[Item], clock: Clock) -> None:
         targets = [by_id[t] for t in cause.suppresses if t in by_id and t != cause.id]
         peer_cause = (cause.tier == 0 and cause.error_level and not cause.peer_symptom and not cause.is_global)
         if peer_cause:
-            targets += [it for it in items if it.peer_symptom and it is not cause and it.id not in cause.suppresses]
+            targets += [it for it in items if (it.peer_symptom or it.tier == 2) and it is not cause
+                        and it.id not in cause.suppresses]
         for target in targets:
             if target.suppressed_by is not None:
                 continue
@@ -104,6 +119,8 @@ def explain(items: list[Item], clock: Clock) -> None:
                 elif (target.peer_symptom and peer_cause and o.origin.get("rank") is not None
                       and any(c.origin.get("rank") is not None and c.key() != k and _not_after(clock, c, o)
                               for c in cause.origins)):
+                    target.explained[k] = cause.id
+                elif target.tier == 2 and peer_cause and any(in_block(c, o) for c in cause.origins):
                     target.explained[k] = cause.id
             if target.origins and all(o.key() in target.explained for o in target.origins):
                 target.suppressed_by = Counter(target.explained.values()).most_common(1)[0][0]
