@@ -139,7 +139,8 @@ rules:
     from triage.loader import load_rules
 
     rules = load_rules([pack])
-    lines = ["故障名称：链路断开，设备（3）", "故障名称: 链路断开, 设备(4)", "故障名称：链路抖动,设备(5)", "故障名称 链路断开"]
+    lines = ["故障名称：链路断开，设备（3）", "故障名称: 链路断开, 设备(4)", "故障名称：链路抖动,设备(5)",
+             "故障名称 链路断开"]
     data = ("\n".join(["INFO 中文日志开始"] + lines) + "\n").encode()
     got = {}
     for name in ("reference", matcher):
