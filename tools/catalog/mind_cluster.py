@@ -72,6 +72,7 @@ FAQ_MESSAGES = [
     "dcmi module initialize failed. ret is -8005",
     "Error from server (Forbidden): error when deleting",
     "can only create tokens for individual service accounts",
+    'Error from server \\(NotFound\\): error when creating "xxx-vcjob.yaml": namespaces "vcjob" not found',
     "出现报错：npu is busy, check again",
     "驱动日志报错：int\\_process\\_hwts\\_sdma\\_timeout",
     'Client received GoAway with error code ENHANCE_YOUR_CALM and debug data equal to ASCII "too_many_pings"',
