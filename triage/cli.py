@@ -27,12 +27,24 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 
 def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool = False):
+    """The rule set the options and the config file ask for. Raises :class:`UsageError` (exit 2)
+    when only ``--disable`` names unknown ids, :class:`RulesInvalid` (exit 3) for anything else."""
     from triage.config import load_config
+    from triage.errors import RulesInvalid, UsageError
     from triage.loader import entry_point_packs, load_rules, user_packs_from_env
 
     config = load_config(Path.cwd())
     packs = [*entry_point_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
-    return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])])
+    origins = {rid: config.source or "<config>" for rid in config.disable}
+    origins.update({rid: "--disable" for rid in disable or []})
+    try:
+        return load_rules(packs, builtin=not no_builtin, disabled=[*config.disable, *(disable or [])],
+                          disabled_by=origins)
+    except RulesInvalid as exc:
+        if exc.problems and all(p.file == "--disable" for p in exc.problems):
+            raise UsageError("; ".join(f"--disable: {p.message}" for p in exc.problems)
+                             + " (`triage rules list` lists the rule ids)") from None
+        raise
 
 
 def _version(value: bool) -> None:
@@ -49,41 +61,52 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """Diagnose failed LLM deployments on Huawei Ascend NPUs from their raw logs."""
 
 
-RulesOpt = typer.Option(None, "--rules", help="Extra rule pack (directory or file); repeatable.")
-DisableOpt = typer.Option(None, "--disable", help="Rule id to silence; repeatable.")
+def Arg(default, metavar: str):  # noqa: N802  (reads like typer.Argument)
+    """A positional argument named ``metavar`` in the usage line and described in the command's
+    help text: typer's own argument list would print a Python type (``<list[str]>``) beside it."""
+    return typer.Argument(default, metavar=metavar, hidden=True)
+
+
+RulesOpt = typer.Option(None, "--rules", metavar="PACK", help="Extra rule pack (directory or file); repeatable.")
+DisableOpt = typer.Option(None, "--disable", metavar="ID", help="Rule id to silence; repeatable.")
 
 
 @app.command()
 def analyze(
-    paths: list[str] = typer.Argument(None, help="Log files, directories, .gz files, or - for stdin."),
-    format: Format = typer.Option("text", "--format", "-f", help="Output format."),
+    paths: list[str] = Arg(None, "FILE"),
+    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on", help="Lowest severity that gives exit code 1."),
-    matcher: str = typer.Option(None, "--matcher", help="auto, hyperscan, literal or reference."),
+    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
+                                     help="Lowest severity that gives exit code 1."),
+    matcher: str = typer.Option(None, "--matcher", metavar="NAME", help="auto, hyperscan, literal or reference."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
-    follow: bool = typer.Option(False, "--follow", help="Keep reading a growing file, like tail -f (Ctrl-C ends)."),
+    follow: bool = typer.Option(False, "--follow",
+                                help="Keep reading a growing file by name, like tail -F (Ctrl-C or SIGTERM ends)."),
+    as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
 ) -> None:
-    """Diagnose logs: root cause, layer and fix first, then the other findings."""
-    from triage.api import SMALL_INPUT, total_size
+    """Diagnose logs: root cause, layer and fix first, then the other findings.
+
+    FILE: log files, directories (every file below), compressed files (.gz, .xz, .bz2, .zst) and
+    archives (.tar.*, .zip), or - for standard input (the default).
+    """
+    from triage.api import SMALL_INPUT, expand_inputs, total_size
     from triage.engine import Analysis
-    from triage.sources import expand
 
     if not paths and sys.stdin.isatty():
         console(stderr=True).print("triage: reading the log from standard input (Ctrl-D ends it); "
                                    "give a file name to analyze a file", style="dim", soft_wrap=True)
     try:
         ruleset = _load(rules, disable)
-        sources = expand(paths or ["-"])
-        if not sources:
-            raise _fail("no input files", EXIT_INPUT)
+        sources, problems = expand_inputs(paths or ["-"])
         if matcher is None and total_size(sources) < SMALL_INPUT:
             matcher = "small"
         if follow and (len(sources) != 1 or sources[0].path == "-" or sources[0].member):
             raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
         analysis = Analysis(ruleset, matcher)
+        analysis.input_errors.extend(problems)  # named paths that do not exist: the others are read
         redactor = _redactor(redact)
-        _run(analysis, sources, format.value, redactor, follow)
+        _run(analysis, sources, format.value, redactor, follow, as_text)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
@@ -103,7 +126,15 @@ def _redactor(enabled: bool):
     return Redactor()
 
 
-def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> None:
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt  # SIGTERM (a container stop, `timeout`) ends reading like Ctrl-C
+
+
+def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False) -> None:
+    """Feed ``sources`` to ``analysis``, streaming findings as they appear; Ctrl-C or SIGTERM stops
+    reading and the caller reports what was read."""
+    import signal
+
     from triage.api import feed_source
     from triage.progress import progress_for
     from triage.render import machine, text
@@ -111,10 +142,14 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> No
     live = (follow or any(s.path == "-" for s in sources)) and fmt == "text"
     out = console(stderr=True) if live else None
     try:
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGTERM on this platform
+        previous = None
+    try:
         with progress_for(sources, enabled=not live) as advance:
             analysis.on_block = advance
             for source in sources:
-                for finding in feed_source(analysis, source, follow=follow):
+                for finding in feed_source(analysis, source, follow=follow, as_text=as_text):
                     if redactor is not None:
                         finding = redactor.finding(finding)
                     if fmt == "jsonl":
@@ -125,6 +160,8 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False) -> No
         pass  # report what was read so far
     finally:
         analysis.on_block = None
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _render(report, fmt: str, redactor=None):
@@ -157,14 +194,18 @@ def _render(report, fmt: str, redactor=None):
 
 @app.command()
 def explain(
-    text: list[str] = typer.Argument(None, help="One or more pasted log lines; - or nothing reads stdin."),
-    format: Format = typer.Option("text", "--format", "-f"),
+    text: list[str] = Arg(None, "LINE"),
+    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on"),
+    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
+                                     help="Lowest severity that gives exit code 1."),
     redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
 ) -> None:
-    """Diagnose a message pasted on the command line (same diagnosis as analyze)."""
+    """Diagnose a message pasted on the command line (same diagnosis as analyze).
+
+    LINE: one or more pasted log lines; - or nothing reads standard input.
+    """
     from triage.api import explain as explain_text
 
     if not text or text == ["-"]:
@@ -187,10 +228,11 @@ def explain(
 def version() -> None:
     """Print the version of triage and of its knowledge base."""
     from triage.api import default_rules
+    from triage.plural import count
     from triage.version import __version__
 
     rs = default_rules()
-    print(f"triage {__version__}, {len(rs)} rules, digest {rs.digest}")
+    print(f"triage {__version__}, {count(len(rs), 'rule')}, digest {rs.digest}")
 
 
 from triage import cli_collect, cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)

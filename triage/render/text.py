@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from triage.plural import count
 from triage.report import Fact, Finding, Report
 
 _SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
@@ -16,20 +17,45 @@ def where(file: str | None, line: int) -> str:
 
 
 def headline(report: Report) -> str:
-    """The first line of the report, as plain text."""
+    """The first line of the report, as plain text.
+
+    A root cause is always the headline. Otherwise, when an input could not be read in full
+    (``input_errors``), the headline says so and how many lines were read: a clean verdict on
+    part of the input is never presented as a clean log.
+    """
     root = report.root_cause
     if root is not None:
         return f"Root cause: {root.title} [{root.layer}/{root.component}] -> fix: {root.fix[0]}"
-    if report.unrecognised:
-        return (f"No known root cause: {len(report.unrecognised)} unrecognised error line(s); "
-                f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}")
-    if report.findings:
-        return f"No error found; {len(report.findings)} notice(s) in {report.lines_read} lines"
-    if report.lines_read == 0 and report.input_errors:
+    lines = count(report.lines_read, "line")
+    if report.input_errors and report.lines_read == 0:
         return "Nothing could be read: see the input errors below"
+    incomplete = f"; {incomplete_inputs(report)} (see the input errors below)" if report.input_errors else ""
+    if report.unrecognised:
+        return (f"No known root cause: {count(len(report.unrecognised), 'unrecognised error line')}; "
+                f"first at {where(report.unrecognised[0].file, report.unrecognised[0].line)}{incomplete}")
+    if report.findings:
+        return f"No error found; {count(len(report.findings), 'notice')} in {lines}{incomplete}"
+    if report.input_errors:
+        return f"Input incomplete: no problem found in the {lines} read{incomplete}"
     if report.lines_read == 0:
         return "No problem found in 0 lines: the input was empty"
-    return f"No problem found in {report.lines_read} lines"
+    return f"No problem found in {lines}"
+
+
+def incomplete_inputs(report: Report) -> str:
+    """``x.gz was not read in full`` (one input error) or ``N inputs were not read in full``."""
+    errors = report.input_errors
+    if len(errors) == 1:
+        return f"{errors[0].file or '-'} was not read in full"
+    return f"{len(errors)} inputs were not read in full"
+
+
+def footer(report: Report) -> str:
+    """The last line: lines read, findings, input errors, and the digests of the knowledge used."""
+    compat = f", compat {report.compat_digest}" if report.compat_digest else ""
+    errors = f", {count(len(report.input_errors), 'input')} not read in full" if report.input_errors else ""
+    return (f"{count(report.lines_read, 'line')} read, {count(len(report.findings), 'finding')}{errors}, "
+            f"rules {report.rules_digest}{compat}")
 
 
 def fact_line(fact: Fact) -> str:
@@ -54,28 +80,26 @@ def render(report: Report, console: Console) -> None:
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
         console.print()
-        console.print(f"Other findings ({len(others)}):", style="bold")
+        console.print(f"Other findings ({len(others)}):", style="bold", soft_wrap=True)
         for f in others:
             _finding_block(f, console, full=root is None and f is others[0])
     if report.facts:
         console.print()
-        console.print("Environment (read from the log):", style="bold")
+        console.print("Environment (read from the log):", style="bold", soft_wrap=True)
         for fact in report.facts:
             console.print(f"  {escape(fact_line(fact))}", highlight=False, soft_wrap=True)
     if report.unrecognised:
         console.print()
-        console.print("Unrecognised error lines (no rule explains them):", style="bold yellow")
+        console.print("Unrecognised error lines (no rule explains them):", style="bold yellow", soft_wrap=True)
         for u in report.unrecognised:
             console.print(f"  {escape(where(u.file, u.line))}: {escape(u.text)}", highlight=False, soft_wrap=True)
     for t in report.truncated_lines:
         console.print(f"note: {where(t.file, t.line)} is {t.length} bytes long; matched on its first "
-                      f"{t.limit} bytes", style="dim", highlight=False, markup=False)
+                      f"{t.limit} bytes", style="dim", highlight=False, markup=False, soft_wrap=True)
     for note in report.notices:
         console.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
-    compat = f", compat {report.compat_digest}" if report.compat_digest else ""
-    console.print(f"{report.lines_read} lines read, {len(report.findings)} finding(s), rules {report.rules_digest}"
-                  f"{compat}", style="dim", highlight=False)
+    console.print(footer(report), style="dim", highlight=False, soft_wrap=True, markup=False)
 
 
 def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
@@ -94,10 +118,10 @@ def _finding_block(f: Finding, console: Console, *, full: bool) -> None:
                   + (f" to {where(f.last_file, f.last_line)}" if f.count > 1 else ""),
                   style="dim", highlight=False, soft_wrap=True, markup=False)
     console.print(f"  Cause: {escape(f.cause)}", highlight=False, soft_wrap=True)
-    console.print("  Fix:", highlight=False)
+    console.print("  Fix:", highlight=False, soft_wrap=True)
     for i, step in enumerate(f.fix, 1):
         console.print(f"    {i}. {escape(step)}", highlight=False, soft_wrap=True)
-    console.print("  Evidence:", highlight=False)
+    console.print("  Evidence:", highlight=False, soft_wrap=True)
     for ev in f.evidence:
         console.print(f"    {escape(where(ev.file, ev.line))}: {escape(ev.text.strip())}", highlight=False,
                       soft_wrap=True)
