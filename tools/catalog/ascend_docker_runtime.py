@@ -62,7 +62,8 @@ def extract(repo: str) -> list[dict]:
             if path.endswith(".c"):
                 for m in _C_CALLS.finditer(src):
                     kind, text = m.group("kind"), _literal(m.group("s"))
-                    if kind == "Logger" and "LEVEL_ERROR" not in m.group("rest") and "LEVEL_WARN" not in m.group("rest"):
+                    rest = m.group("rest")
+                    if kind == "Logger" and "LEVEL_ERROR" not in rest and "LEVEL_WARN" not in rest:
                         continue
                     if kind == "LOG_ERROR" or text in ("%s",):
                         continue
