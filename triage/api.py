@@ -45,19 +45,20 @@ def _text_bytes(text: str | bytes | Iterable[str | bytes]) -> bytes:
 
 
 def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None = None,
-            matcher: str | None = None, knowledge: Knowledge | None = None) -> Report:
+            matcher: str | None = None, knowledge: Knowledge | None = None, lang: str | None = None) -> Report:
     """Diagnose log text in memory: a ``str`` or ``bytes``, or an iterable of lines (with or without
     ``\\n``); bytes that are not UTF-8 are decoded with replacement, never dropped.
 
     Returns the ranked :class:`~triage.report.Report`. Raises
     :class:`~triage.errors.RulesInvalid` if the rules cannot be loaded and ``ValueError`` for an
-    unknown ``matcher`` name. ``knowledge`` replaces the built-in fact extractors, fact checks
-    and compatibility tables (``compat/``).
+    unknown ``matcher`` name or language. ``knowledge`` replaces the built-in fact extractors, fact
+    checks and compatibility tables (``compat/``). ``lang`` is ``en`` or ``zh`` (None:
+    ``TRIAGE_LANG``, else the locale).
     """
     data = _text_bytes(text)
     if matcher is None and len(data) < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
+    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge, lang=lang)
     # bytes get the same sniffing as files: a BOM, UTF-16, GBK text
     stream = transcode(io.BufferedReader(io.BytesIO(data))) if not isinstance(text, str) else io.BytesIO(data)
     for _ in analysis.feed(stream, None):
@@ -92,11 +93,12 @@ def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None =
 
 
 def summarize(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
-              jobs: int | None = 1, node_level: int | None = None, node: str | None = None) -> Summary:
+              jobs: int | None = 1, node_level: int | None = None, node: str | None = None,
+              as_text: bool = False) -> Summary:
     """The language-neutral summary of some logs (what ``triage analyze --format summary``
     writes), to be merged with others by :func:`merge`. ``node`` names the machine the logs come
     from when their lines and paths do not (default: the host name). Raises as :func:`analyze`."""
-    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level)
+    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level, as_text=as_text)
     summary = analysis.summary()
     if node is not None:
         summary = summary.model_copy(update={"host": node,
@@ -213,14 +215,14 @@ def _follow(analysis: Analysis, source: Source, as_text: bool) -> Iterator[Findi
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
-           matcher: str | None = None) -> Iterator[Finding]:
+           matcher: str | None = None, lang: str | None = None) -> Iterator[Finding]:
     """Yield each :class:`~triage.report.Finding` as soon as its rule first fires in ``lines``.
 
     ``lines`` may be an endless iterator (a followed log); each line is processed as it arrives.
     Lines are taken as text (``bytes`` are decoded as UTF-8 with replacement; no encoding sniffing).
     Findings reasoned from facts need the whole log and are only in :func:`analyze`'s report.
     """
-    analysis = Analysis(rules or default_rules(), matcher)
+    analysis = Analysis(rules or default_rules(), matcher, lang=lang)
     yield from analysis.feed(_LineStream(lines), None)
 
 

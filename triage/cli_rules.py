@@ -272,7 +272,10 @@ def coverage_cmd(
                           "commit": c.catalog.commit, "covered": c.covered, "total": c.total,
                           "excluded": len(c.results) - c.total,
                           "missing": [{"template": r.entry.template, "path": r.entry.path, "line": r.entry.line}
-                                      for r in c.counted if not r.covered]} for c in results],
+                                      for r in c.counted if not r.covered],
+                          "entries": [{"template": r.entry.template, "path": r.entry.path, "line": r.entry.line,
+                                       "rule": r.entry.rule, "excluded": r.entry.excluded, "fired": r.fired}
+                                      for r in c.results]} for c in results],
             "covered": covered, "total": total,
             "stale": [{"catalog": r.catalog, "template": r.entry.template, "rule": r.entry.rule, "fired": r.fired}
                       for r in stale]}, indent=2, ensure_ascii=False))

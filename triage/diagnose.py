@@ -249,7 +249,8 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
             root_cause=roots[0].id if roots else None, symptoms=symptoms, findings=[it.id for it in members]))
     root_item = next((it for it in ranked if root is not None and it.id == root.rule_id), None)
     world = facts.value("world_size")
-    cluster = verdict(ranked, root_item, files, clock, int(world) if world and world.isdigit() else None)
+    seen = [u.origin for u in summary.unrecognised if u.origin] + [{"node": f.node} for f in summary.files if f.node]
+    cluster = verdict(ranked, root_item, files, clock, int(world) if world and world.isdigit() else None, seen)
     return Report(
         triage_version=summary.triage_version or _triage_version(), rules_digest=rules.digest, root_cause=root,
         findings=findings, unrecognised=unrecognised, lines_read=summary.lines_read, files=files,
