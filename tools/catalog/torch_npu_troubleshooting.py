@@ -35,12 +35,15 @@ _SKIP = re.compile(
 )
 # Continuation lines that belong to the message above them (CANN's Possible Cause / Solution /
 # TraceBack headers, the hint line under an ``[Error]:`` text, a cluster-exception list header).
+# The ``[Error]: <description>`` line torch_npu prints under ``error code is N`` is part of that
+# message (NPUErrorCodes.h text for code N), as is the ASCEND_LAUNCH_BLOCKING hint under an inner error.
 _CONTINUATION = re.compile(
     r"^\s*(?:Possible Cause:|Solution:|TraceBack \(most recent call last\):|"
-    r"Rectify the fault based on the error information|there are\(is\) \d+ abnormal device)"
+    r"Rectify the fault based on the error information|there are\(is\) \d+ abnormal device|"
+    r"\[Error\]: |Since the operator is called asynchronously|Note: ASCEND_LAUNCH_BLOCKING)"
 )
 
-# Messages of the screenshots, transcribed: (figure path, page that shows it, message).
+# Messages of the screenshots, transcribed: (figure path, message).
 FIGURES: list[tuple[str, str]] = [
     ("docs/zh/figures/socket_timeout.png",
      "RuntimeError: [1] is setting up HCCL communicator and retrieving hcclUniqueId from [0] via c10d key-value "
@@ -65,9 +68,6 @@ FIGURES: list[tuple[str, str]] = [
     ("docs/zh/figures/python_call_stack.png",
      "RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the "
      "current working operator name is ReduceAny."),
-    ("docs/zh/figures/python_call_stack.png",
-     "Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get the "
-     "accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1."),
     ("docs/zh/figures/viewing_stack_information_python_applications.png",
      "SystemError: error return without exception set"),
     ("docs/zh/figures/plog_log_OOM.png",
@@ -175,6 +175,34 @@ def _inline(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def _message_key(template: str) -> str:
+    """What makes two shown lines the same message: the torch_npu error code of an ``ERRmmccc``
+    line (the reference page shows ``[%s] ERR01002 OPS invalid type.``, a case page the real line),
+    else the text without log prefixes, bracketed values, numbers and the free-text ``Reason:``."""
+    code = re.search(r"\bERR\d{5}\b", template)
+    if code:
+        return code.group(0)
+    text = re.sub(r"^\s*(?:\[[WE] [^\]]*\]\s*(?:Warning: )?)?", "", template)
+    text = re.sub(r"^(?:E[A-Z0-9]\d{4}|RuntimeError):\s*(?:\[PID: [^\]]*\]\s*)?[\d:.\-]*\s*", "", text)
+    text = re.sub(r"\[[^\]]*\](?::\d+)?|\?UNKNOWN\?", "[]", text.split(" Reason:")[0])
+    return re.sub(r"\d+", "#", text).strip().lower()
+
+
+def _dedupe(entries: list[dict]) -> list[dict]:
+    """One entry per distinct message; a line a case page or figure shows is kept in preference to
+    the reference page's ``[%s]`` format of the same message."""
+    best: dict[str, dict] = {}
+    order: list[str] = []
+    for e in entries:
+        key = _message_key(e["template"])
+        if key not in best:
+            best[key] = e
+            order.append(key)
+        elif best[key]["kind"] == "doc symptom" and e["kind"] != "doc symptom":
+            best[key] = e
+    return [best[k] for k in order]
+
+
 def main(repo: str) -> None:
     entries: list[dict] = []
     pages = [p for p in list_files(repo, PREFIX) if p.endswith(".md") and "_menu" not in p]
@@ -191,6 +219,7 @@ def main(repo: str) -> None:
             entries.append({"template": msg, "path": path, "line": no, "kind": kind})
     for fig, msg in FIGURES:
         entries.append({"template": msg, "path": fig, "line": None, "kind": "doc figure"})
+    entries = _dedupe(entries)
     write_catalog(
         "torch-npu-troubleshooting",
         "torch_npu troubleshooting guide: fault cases, error-code reference and analysis pages (with figures)",
