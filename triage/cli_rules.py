@@ -134,7 +134,11 @@ def lint_cmd(paths: list[Path] = Arg(None, "PACK"), rules: list[Path] = RulesOpt
         console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
     if problems:
         raise typer.Exit(EXIT_RULES)
-    print(f"{count(len(ruleset), 'rule')} OK ({count(len(ruleset.files), 'file')})")
+    # what a user pack may lack but should not (drafts, references, near misses): warnings, exit 0
+    for w in ruleset.warnings:
+        console(stderr=True).print(f"warning: {w}", style="yellow", highlight=False, soft_wrap=True, markup=False)
+    warned = f", {count(len(ruleset.warnings), 'warning')}" if ruleset.warnings else ""
+    print(f"{count(len(ruleset), 'rule')} OK ({count(len(ruleset.files), 'file')}){warned}")
 
 
 @rules_app.command("test")
@@ -296,3 +300,56 @@ def coverage_cmd(
                                    f"fire (fired: {r.fired})", highlight=False, soft_wrap=True, markup=False)
     print(f"{'overall':<{width}}  {percent(covered, total)}")
     raise typer.Exit(EXIT_FINDINGS if stale else 0)
+
+
+@rules_app.command("suggest")
+def suggest_cmd(
+    log: list[str] = Arg(..., "LOG"),
+    prefix: str = typer.Option("local", "--prefix", metavar="NAME", help="First part of the draft rules' ids."),
+    output: Path = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the rule file here."),
+    rules: list[Path] = RulesOpt,
+) -> None:
+    """Draft a rule for each error line no rule explains: a YAML skeleton to fill in.
+
+    LOG: the log files (or - for standard input) with the lines no rule knows. Each draft's regex
+    generalises the line's numbers, hex values, paths, IPs, versions and ids; its example is the
+    line; it is marked `draft: true` with a TODO cause and fix and `confidence: hypothesis`.
+    """
+    import re
+
+    from triage.api import expand_inputs, feed_source
+    from triage.engine import Analysis
+    from triage.report import Origin, Unrecognised
+    from triage.suggest import suggest
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", prefix):
+        raise _fail(f"--prefix: `{prefix}` is not a rule-id part (lowercase letters, digits, - and _)", 2)
+    try:
+        ruleset = _load(rules, None)
+        sources, problems = expand_inputs(log)
+        analysis = Analysis(ruleset, "reference")
+        for source in sources:
+            for _ in feed_source(analysis, source):
+                pass
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    summary = analysis.summary()
+    files = [f.name for f in summary.files]
+    lines = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
+                          origin=Origin(**u.origin) if u.origin else Origin())
+             for u in sorted(summary.unrecognised, key=lambda u: (u.file, u.line))]
+    for problem in [*problems, *summary.input_errors]:
+        console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
+                                   markup=False)
+    if not lines:
+        console(stderr=True).print("triage: every error line is explained by a rule: nothing to draft",
+                                   highlight=False, soft_wrap=True)
+        raise typer.Exit(0)
+    text = suggest(lines, prefix)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+        n = text.count("\n- id: ")
+        console(stderr=True).print(f"triage: {count(n, 'draft rule')} written to {output}", highlight=False,
+                                   soft_wrap=True, markup=False)
+    else:
+        print(text, end="")
