@@ -27,8 +27,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # triage itself, for `instantiate`
 
 from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+
+from triage.coverage import instantiate  # noqa: E402
 
 GUIDE = "docs/zh/user_guide/fault_diagnosis"
 
@@ -126,6 +129,8 @@ def main(repo: str) -> None:
         if key in seen:
             continue
         seen.add(key)
+        if instantiate(e["template"]) != e["template"]:
+            e["sample"] = e["template"]  # a shown line is literal: `%enp` or `{...}` are not placeholders
         entries.append(e)
     shown_text = [message_of(e["template"]).lower() for e in shown]
     for e in named:
