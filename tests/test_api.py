@@ -58,9 +58,14 @@ def test_cann_error_stack_and_compiler_errors_are_never_clean():
     report = triage.explain(
         "       GEInitialize failed.[FUNC:GEInitialize][FILE:ge_api.cc][LINE:337]\n"
         "src/kernels/a.cpp:12:3: error: no matching function for call to 'Foo'\n")
-    assert report.root_cause is None
+    # no rule knows either line: the one that states a message leads in its own words (issue 11)
+    root = report.root_cause
+    assert root is not None and root.rule_id == "unexplained.compile-error"
+    assert root.layer_guessed and not root.generic and root.severity == "error"
+    assert "no matching function for call to 'Foo'" in root.cause
     assert [(u.line, u.kind) for u in report.unrecognised] == [(1, "cann-error-stack"), (2, "compile-error")]
     assert report.exit_code() == 1
+    assert report.exit_code("critical") == 0  # an unexplained line counts as severity error
 
 
 def test_followed_by_pairs_each_anchor_once(tmp_path):

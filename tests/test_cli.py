@@ -68,9 +68,13 @@ def test_unrecognised_error_is_never_clean(tmp_path):
     result = runner.invoke(app, ["analyze", str(log), "-f", "json"])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["root_cause"] is None
+    assert data["root_cause"]["rule_id"] == "unexplained.python-exception"
+    assert data["root_cause"]["layer"] == "framework" and data["root_cause"]["layer_guessed"] is True
+    assert "flux capacitor" in data["root_cause"]["cause"]
+    no_origin = {"node": None, "rank": None, "dp": None, "tp": None, "device": None, "pid": None, "group": None,
+                 "group_rank": None}
     assert data["unrecognised"] == [{"file": str(log), "line": 3, "text": "ZzzTotallyNewError: flux capacitor",
-                                     "kind": "python-exception"}]
+                                     "kind": "python-exception", "origin": no_origin}]
 
 
 def test_missing_file_is_one_line_error_exit_2(tmp_path):

@@ -10,8 +10,9 @@ from triage.compat import Knowledge
 from triage.engine import Analysis
 from triage.errors import InputError
 from triage.loader import RuleSet, entry_point_packs, load_rules, user_packs_from_env
-from triage.report import Finding, InputProblem, Report
+from triage.report import Finding, Report
 from triage.sources import Source, expand, open_source, plain_file_bytes, transcode
+from triage.summary import SInputError, Summary
 
 # Below this many bytes of known input, a cached Hyperscan database or the literal prefilter
 # (built in ~50 ms) is cheaper than compiling a database.
@@ -65,25 +66,72 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
 
 
 def analyze(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
-            matcher: str | None = None, knowledge: Knowledge | None = None) -> Report:
+            matcher: str | None = None, knowledge: Knowledge | None = None, lang: str | None = None,
+            jobs: int | None = 1, node_level: int | None = None) -> Report:
     """Diagnose log files: paths to files, directories (every file below), ``.gz`` files, or ``-``.
 
-    Raises :class:`~triage.errors.InputError` for a path that does not exist,
+    ``jobs`` is the number of processes (None: the CPUs this process may use, serial for small
+    input); the report is the same for any number. ``node_level`` picks the folder level of a
+    bundle that names the node (see docs/bundles.md). ``lang`` is ``en`` or ``zh`` (None: the
+    locale decides). Raises :class:`~triage.errors.InputError` for a path that does not exist,
     :class:`~triage.errors.RulesInvalid` for invalid rules and ``ValueError`` for an unknown
     ``matcher``; inputs that fail while being read are listed in ``Report.input_errors``.
     Facts read from any of the inputs (a ``triage collect`` file beside the logs) feed the
     compatibility checks together.
     """
+    analysis = _read_paths(paths, rules=rules, matcher=matcher, knowledge=knowledge, lang=lang, jobs=jobs,
+                           node_level=node_level)
+    return analysis.report()
+
+
+def summarize(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None = None,
+              jobs: int | None = 1, node_level: int | None = None, node: str | None = None) -> Summary:
+    """The language-neutral summary of some logs (what ``triage analyze --format summary``
+    writes), to be merged with others by :func:`merge`. ``node`` names the machine the logs come
+    from when their lines and paths do not (default: the host name). Raises as :func:`analyze`."""
+    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level)
+    summary = analysis.summary()
+    if node is not None:
+        summary = summary.model_copy(update={"host": node,
+                                             "files": [f.model_copy(update={"node": f.node or node})
+                                                       for f in summary.files]})
+    return summary
+
+
+def merge(summaries: Sequence[Summary], *, rules: RuleSet | None = None, knowledge: Knowledge | None = None,
+          lang: str | None = None) -> Report:
+    """The report of several summaries (of several nodes, processes or Ray tasks) taken together:
+    the same report as analysing their inputs at once. A summary made with other rules is
+    reported in the notices."""
+    from triage.diagnose import diagnose
+    from triage.summary import merge as merge_summaries
+
+    ruleset = rules or default_rules()
+    merged = merge_summaries(list(summaries))
+    if merged.rules_digest and merged.rules_digest != ruleset.digest:
+        merged = merged.model_copy(update={"notices": [
+            *merged.notices, f"the summaries were made with rules {merged.rules_digest}, these are "
+                             f"{ruleset.digest}: findings of rules that differ may be missing"]})
+    from triage.compat import load_compat
+
+    return diagnose(merged, ruleset, knowledge or load_compat(), lang=lang)
+
+
+def _read_paths(paths, *, rules=None, matcher=None, knowledge=None, lang=None, jobs=1, node_level=None) -> Analysis:
+    from triage.parallel import PARALLEL_THRESHOLD, available_cpus, plan, read_all
+
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    sources = expand([str(p) for p in paths])
-    if matcher is None and total_size(sources) < SMALL_INPUT:
+    sources = expand([str(p) for p in paths], node_level=node_level)
+    size = total_size(sources)
+    if matcher is None and size < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge)
-    for source in sources:
-        for _ in feed_source(analysis, source):
-            pass
-    return analysis.report()
+    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge, lang=lang)
+    pieces = plan(sources)
+    if jobs is None:
+        jobs = available_cpus() if size >= PARALLEL_THRESHOLD else 1
+    read_all(analysis, pieces, jobs)
+    return analysis
 
 
 def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> Iterator[Finding]:
@@ -100,13 +148,13 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False) -> 
 
                 stream = Follower(stream)
             try:
-                yield from analysis.feed(stream, source.name)
+                yield from analysis.feed(stream, source.name, node=source.node)
             except OSError as exc:
                 raise InputError(f"{source.label}: read failed: {exc.strerror or exc}") from None
     except InputError as exc:
         # Keep what was read before the failure; the report carries the error (exit code 2).
         message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"
-        analysis.input_errors.append(InputProblem(file=source.name, message=message))
+        analysis.input_errors.append(SInputError(file=source.name, message=message))
 
 
 def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,

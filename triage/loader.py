@@ -363,7 +363,7 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
         if rule.lookup.capture not in names:
             problems.append(RuleProblem(item.file, where("lookup", "capture"), f"rule {rule.id}: lookup.capture",
                                         f"no capture group named `{rule.lookup.capture}`"))
-        names |= {"code_name", "code_meaning"}
+        names |= {"code_name", "code_meaning", "code_causes", "code_actions"}
     if regex_failed:  # the capture groups are unknown: placeholder problems would only be noise
         return problems
     texts = [(("cause",), rule.cause)] + [(("fix", i), step) for i, step in enumerate(rule.fix)]

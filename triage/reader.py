@@ -97,6 +97,8 @@ class BlockReader:
     lines_read: int = 0
     truncated: list[tuple[int, int]] = field(default_factory=list)  # (line number, length in bytes)
     sep: bytes = b"\n"
+    #: True when ``sep`` is known beforehand (a byte range of a file whose start decided it).
+    fixed_sep: bool = False
 
     def _fill(self, view: memoryview) -> int:
         """Read what is available (at most ``len(view)`` bytes) into ``view``; 0 at end of input."""
@@ -115,7 +117,7 @@ class BlockReader:
         size = max(1, min(self.block_size, self.max_line, INITIAL_BUFFER))
         buf = bytearray(size)
         filled = 0
-        decided = False  # whether the line separator is known (\n, or \r for CR-only input)
+        decided = self.fixed_sep  # whether the line separator is known (\n, or \r for CR-only input)
         skipping = 0  # bytes of an over-long line still being skipped (>0 while skipping)
         while True:
             if filled == len(buf):

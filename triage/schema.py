@@ -75,7 +75,7 @@ class FollowedBy(_Strict):
 class Lookup(_Strict):
     """Look the value of capture ``capture`` up in code table ``table``.
 
-    Adds the placeholders ``{code_name}`` and ``{code_meaning}``.
+    Adds the placeholders ``{code_name}``, ``{code_meaning}``, ``{code_causes}`` and ``{code_actions}``.
     """
 
     capture: str
@@ -141,6 +141,9 @@ class Rule(_Strict):
     ``confirmed``: its author vouches for it)."""
     printed_by: list[str] = Field(default_factory=list)
     """The source that prints the message, as ``owner/repo:path`` (``#Lnn`` optional)."""
+    peer_symptom: bool = False
+    """The message is printed by a rank waiting for a failed peer (HCCL waits, timeouts, failed
+    connections): a specific failure on another rank, not after it, explains it."""
     draft: bool = False
     """A skeleton from ``triage rules suggest``: accepted in user packs with a warning, refused in
     the built-in base."""

@@ -34,17 +34,22 @@ class Source:
     name: str | None
     path: str
     member: str | None = None  # inside an archive
+    node: str | None = None  # the node a bundle's folder layout names (see triage.correlate.bundle)
 
     @property
     def label(self) -> str:
         return self.name or "-"
 
 
-def expand(paths: list[str]) -> list[Source]:
+def expand(paths: list[str], node_level: int | None = None) -> list[Source]:
     """Expand directories (every file below, sorted) and archives (every member) into sources.
 
+    A file below a named directory gets the node its folder layout names (see
+    :func:`triage.correlate.bundle.nodes_below`; ``node_level`` N takes the N-th folder level).
     Raises :class:`~triage.errors.InputError` for a path that does not exist or a corrupt archive.
     """
+    from triage.correlate.bundle import nodes_below
+
     out: list[Source] = []
     for raw in paths:
         if raw == "-":
@@ -53,8 +58,11 @@ def expand(paths: list[str]) -> list[Source]:
         p = Path(raw)
         if p.is_dir():
             files = sorted(f for f in p.rglob("*") if f.is_file())
+            nodes = nodes_below(p, files, node_level)
             for f in files:
-                out.extend(_file_sources(str(f)))
+                node = nodes.get(f)
+                out.extend(s if node is None else Source(s.name, s.path, s.member, node)
+                           for s in _file_sources(str(f)))
         elif p.exists():
             out.extend(_file_sources(raw))
         else:
