@@ -34,6 +34,22 @@ def test_analyze_directory_and_gz(tmp_path):
     assert packed.files == [str(tmp_path / "a.log.gz")]
 
 
+def test_analyze_records_a_missing_path_and_reads_the_others(tmp_path):
+    import pytest
+
+    from triage.errors import InputError
+
+    good = tmp_path / "good.log"
+    good.write_text("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n")
+    report = triage.analyze([good, tmp_path / "missing.log"])
+    assert report.root_cause is not None and report.lines_read == 1
+    assert [(p.file, p.message) for p in report.input_errors] == [
+        (str(tmp_path / "missing.log"), f"{tmp_path / 'missing.log'}: no such file or directory")]
+    assert report.exit_code() == 2
+    with pytest.raises(InputError, match="missing.log: no such file or directory"):
+        triage.analyze([tmp_path / "missing.log"])
+
+
 def test_stream_yields_findings_as_first_seen():
     seen = []
 

@@ -249,7 +249,8 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
             root_cause=roots[0].id if roots else None, symptoms=symptoms, findings=[it.id for it in members]))
     root_item = next((it for it in ranked if root is not None and it.id == root.rule_id), None)
     world = facts.value("world_size")
-    cluster = verdict(ranked, root_item, files, clock, int(world) if world and world.isdigit() else None)
+    seen = [u.origin for u in summary.unrecognised if u.origin] + [{"node": f.node} for f in summary.files if f.node]
+    cluster = verdict(ranked, root_item, files, clock, int(world) if world and world.isdigit() else None, seen)
     return Report(
         triage_version=summary.triage_version or _triage_version(), rules_digest=rules.digest, root_cause=root,
         findings=findings, unrecognised=unrecognised, lines_read=summary.lines_read, files=files,
@@ -262,16 +263,19 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
 
 
 def _is_wrapper(it: Item, payload: dict) -> bool:
-    """A generic finding that says nothing of its own: not a code whose table knows it."""
+    """A generic finding that says nothing of its own (``E?9999 Inner Error``, ``ERR00100``, a
+    bare ``RuntimeError``): anything but a code whose table knows it. A lookup in a module table
+    (``*_module``: which component raised it) names no cause."""
     data = payload.get(it.id)
     if not isinstance(data, tuple):
         return True
     rule, hits = data
     lookup = rule.rule.lookup
-    if lookup is None or rule.table is None:
+    if lookup is None or rule.table is None or lookup.table.endswith("_module"):
         return True
     code = hits.captures.get(lookup.capture, "")
-    return not (rule.table.get(code) or rule.table.get(code.upper()) or rule.table.get(code.lstrip("0")))
+    entry = rule.table.get(code) or rule.table.get(code.upper()) or rule.table.get(code.lstrip("0"))
+    return entry is None or (not entry.documented and not entry.causes)
 
 
 def _explained_here(it: Item, origins: list[SOrigin]) -> bool:

@@ -209,6 +209,11 @@ class Analysis:
         """Lines read so far, over all inputs."""
         return sum(s.lines_read for s in self.summaries)
 
+    def note(self, message: str) -> None:
+        """Add a notice to the report (at most ``MAX_KEPT`` are kept; a repeated one once)."""
+        if len(self.notices) < MAX_KEPT and message not in self.notices:
+            self.notices.append(message)
+
     # -- input -------------------------------------------------------------------------------------
     def feed(self, stream: BinaryIO, file: str | None = None, *, node: str | None = None,
              continues: bool = False, sep: bytes | None = None) -> Iterator[Finding]:

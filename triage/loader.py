@@ -11,7 +11,7 @@ import hashlib
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,12 +104,14 @@ def entry_point_packs() -> list[Path]:
 
 
 def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
-               disabled: Iterable[str] = ()) -> RuleSet:
+               disabled: Iterable[str] = (), disabled_by: Mapping[str, str] | None = None) -> RuleSet:
     """Load the built-in pack (unless ``builtin=False``) and then each of ``packs``.
 
     A rule in a later pack replaces an earlier one with the same id only if it says
-    ``override: true``. ``disabled`` ids are dropped after loading (an unknown id is an error).
-    Raises :class:`~triage.errors.RulesInvalid` listing every problem found.
+    ``override: true``. ``disabled`` ids are dropped after loading (an unknown id is an error,
+    reported as coming from ``disabled_by[id]``: a config file's path or an option name;
+    ``<config>`` when not given). Raises :class:`~triage.errors.RulesInvalid` listing every
+    problem found.
     """
     sources: list[tuple[str, Path]] = []
     if builtin:
@@ -145,7 +147,8 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
     known = {rule.id for rule, *_ in entries}
     for rid in disabled:
         if rid not in known:
-            problems.append(RuleProblem("<config>", 0, "disable", f"unknown rule id `{rid}`"))
+            origin = (disabled_by or {}).get(rid, "<config>")
+            problems.append(RuleProblem(origin, 0, "disable", f"unknown rule id `{rid}`"))
     if problems:
         raise RulesInvalid(problems)
     rules = []

@@ -156,13 +156,13 @@ class _Range:
         self._f.close()
 
 
-def read_piece(analysis, piece: Piece) -> Iterator:
+def read_piece(analysis, piece: Piece, as_text: bool = False) -> Iterator:
     """Feed one piece to ``analysis`` (in this process); yield new findings as they appear. An
     input that cannot be read is recorded in the report's input errors, not raised."""
     from triage.api import feed_source
 
     if piece.end is None:
-        yield from feed_source(analysis, piece.source)
+        yield from feed_source(analysis, piece.source, as_text=as_text)
         return
     stream = _Range(piece.source.path, piece.start, piece.end)
     try:
@@ -176,17 +176,17 @@ _WORKER = None  # the analysis a forked worker reads with (inherited from the pa
 
 
 def _work(index: int) -> tuple:
-    analysis, pieces = _WORKER
-    for _ in read_piece(analysis, pieces[index]):
+    analysis, pieces, as_text = _WORKER
+    before = len(analysis.summaries)
+    for _ in read_piece(analysis, pieces[index], as_text):
         pass
-    summary = analysis.summaries.pop()
-    errors = list(analysis.input_errors)
-    analysis.input_errors.clear()
-    return summary, errors
+    summaries = analysis.summaries[before:]
+    errors, notices = list(analysis.input_errors), list(analysis.notices)
+    return summaries, errors, notices
 
 
 def read_all(analysis, pieces: list[Piece], jobs: int = 1,
-             on_piece: Callable[[Piece, list], None] | None = None) -> None:
+             on_piece: Callable[[Piece, list], None] | None = None, as_text: bool = False) -> None:
     """Read ``pieces`` into ``analysis`` with ``jobs`` processes; summaries are kept in piece order.
 
     ``on_piece(piece, new_findings)`` is called as each piece finishes (in completion order when
@@ -194,7 +194,7 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
     """
     if jobs <= 1 or len(pieces) <= 1:
         for piece in pieces:
-            found = list(read_piece(analysis, piece))
+            found = list(read_piece(analysis, piece, as_text))
             if on_piece is not None:
                 on_piece(piece, found)
         return
@@ -203,7 +203,8 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
 
     global _WORKER
     _ = analysis.matcher  # build the prefilter once, before forking: the workers inherit it
-    _WORKER = (analysis, pieces)
+    _WORKER = (analysis, pieces, as_text)
+    errors_before, notices_before = len(analysis.input_errors), len(analysis.notices)
     results: dict[int, tuple] = {}
     try:
         ctx = multiprocessing.get_context("fork")
@@ -213,10 +214,13 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
                 i = futures[fut]
                 results[i] = fut.result()
                 if on_piece is not None:
-                    on_piece(pieces[i], analysis.announce(results[i][0]))
+                    found = [f for s in results[i][0] for f in analysis.announce(s)]
+                    on_piece(pieces[i], found)
     finally:
         _WORKER = None
     for i in range(len(pieces)):
-        summary, errors = results[i]
-        analysis.summaries.append(summary)
-        analysis.input_errors.extend(errors)
+        summaries, errors, notices = results[i]
+        analysis.summaries.extend(summaries)
+        analysis.input_errors.extend(errors[errors_before:])
+        for n in notices[notices_before:]:
+            analysis.note(n)

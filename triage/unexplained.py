@@ -62,8 +62,9 @@ def _score(u: SUnrecognised) -> int:
 
 def pick(lines: list[SUnrecognised], file_order: dict[int, int] | None = None) -> SUnrecognised | None:
     """The most telling unexplained line: one that states a message, by kind (an error code with
-    a reason, a plog [ERROR], a Python exception with a message...), then the earliest."""
-    candidates = [u for u in lines if says_something(u)]
+    a reason, a plog [ERROR], a Python exception with a message...), then the earliest. Lines of
+    CANN's error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
+    candidates = [u for u in lines if u.kind != "cann-error-stack" and says_something(u)]
     if not candidates:
         return None
     order = file_order or {}

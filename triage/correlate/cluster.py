@@ -26,11 +26,16 @@ def _rank_origins(items: list[Item]) -> dict[tuple, dict]:
 
 
 def verdict(items: list[Item], root: Item | None, files: list[str | None], clock: Clock,
-            world_size: int | None) -> Cluster | None:
-    """The verdict over the ranks and nodes of ``items`` (in final rank order), or None when the
-    input shows fewer than two ranks and fewer than two nodes."""
+            world_size: int | None, seen: list[dict] | None = None) -> Cluster | None:
+    """The verdict over the ranks and nodes of ``items`` (in final rank order) and of the other
+    origins ``seen`` (unexplained lines, the inputs' nodes), or None when the input shows fewer
+    than two ranks and fewer than two nodes."""
     ranked = _rank_origins(items)
-    nodes = sorted({o.origin["node"] for it in items for o in it.origins if o.origin.get("node")})
+    for o in seen or []:
+        if o.get("rank") is not None:
+            ranked.setdefault((o.get("node"), o["rank"]), o)
+    nodes = sorted({o.origin["node"] for it in items for o in it.origins if o.origin.get("node")}
+                   | {o["node"] for o in seen or [] if o.get("node")})
     if len(ranked) < 2 and len(nodes) < 2:
         return None
     all_ranks = sorted({r for _, r in ranked})
