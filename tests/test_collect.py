@@ -542,6 +542,26 @@ def test_collected_file_is_read_by_analyze(fake_world, tmp_path):
         facts[n]["line"] for n in ("cann_version", "vllm_ascend_version")}
 
 
+def test_analyze_turns_a_collect_without_devices_or_driver_into_findings(fake_world, tmp_path):
+    root, _, _ = fake_world
+    for name in ("davinci0", "davinci1", "davinci10"):
+        (root / "dev" / name).unlink()
+    (root / "usr/local/Ascend/driver/version.info").unlink()
+    out = tmp_path / "env.txt"
+    assert runner.invoke(app, ["collect", "-o", str(out)]).exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    report = json.loads(runner.invoke(app, ["analyze", str(out), "-f", "json"]).stdout)
+    root_cause = report["root_cause"]
+    assert root_cause["rule_id"] == "collect.no-npu-device-while-visible-devices-set"
+    assert root_cause["captures"] == {"var": "ASCEND_RT_VISIBLE_DEVICES", "devices": "0,1"}
+    assert [lines[e["line"] - 1] for e in root_cause["evidence"]] == [
+        "ASCEND_RT_VISIBLE_DEVICES=0,1", "==> skipped: device /dev/davinci<N>: none found <=="]
+    found = {f["rule_id"]: f for f in report["findings"]}
+    assert found["collect.no-npu-device"]["suppressed_by"] == "collect.no-npu-device-while-visible-devices-set"
+    assert lines[found["collect.npu-driver-missing"]["first_line"] - 1] == \
+        "==> skipped: file /usr/local/Ascend/driver/version.info: not found <=="
+
+
 def test_cli_on_this_machine(tmp_path):
     """The real thing, read-only: whatever this host lacks is skipped, never an error."""
     out = tmp_path / "real.txt"
