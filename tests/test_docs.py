@@ -41,3 +41,10 @@ def test_readme_commands_are_the_ci_commands():
     assert len(blocks) == 2
     assert blocks[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "triage analyze examples/" in blocks[0] and (ROOT / blocks[0].split()[-1]).is_file()
+
+
+def test_readme_use_it_activates_the_venv_before_calling_triage():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    use_it = readme.split("## Use it", 1)[1]
+    first_call = use_it.index("triage analyze")
+    assert ". .venv/bin/activate" in use_it[:first_call] and ".venv/bin/triage" in use_it[:first_call]
