@@ -48,3 +48,25 @@ def test_readme_use_it_activates_the_venv_before_calling_triage():
     use_it = readme.split("## Use it", 1)[1]
     first_call = use_it.index("triage analyze")
     assert ". .venv/bin/activate" in use_it[:first_call] and ".venv/bin/triage" in use_it[:first_call]
+
+
+def test_no_tracked_file_refers_to_a_path_outside_the_repository():
+    """The repository stands alone: no link to the workplace around it. Real logs in corpus/ quote
+    their own machines' paths verbatim and are left out."""
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    outside = ["..", "/shared"], ["/", "work", "/"]  # spelled in pieces so this file does not match itself
+    needles = ["".join(parts).encode() for parts in outside]
+    bad = []
+    for name in files.decode().split("\0"):
+        if not name or (name.startswith("corpus/") and name.endswith("/log.txt")):
+            continue
+        try:
+            data = (ROOT / name).read_bytes()
+        except OSError:
+            continue
+        bad += [f"{name}: {needle.decode()}" for needle in needles if needle in data]
+    assert bad == []
