@@ -70,3 +70,19 @@ def test_no_tracked_file_refers_to_a_path_outside_the_repository():
             continue
         bad += [f"{name}: {needle.decode()}" for needle in needles if needle in data]
     assert bad == []
+
+
+def test_contributing_covers_the_rule_workflow_and_what_it_names_exists():
+    import triage
+
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    for needle in ("printed_by", "examples.match", "confidence", "`zh`", "triage corpus add", "catalogs/",
+                   "triage rules coverage", "--missing", "triage rules schema > rule.schema.json",
+                   "# yaml-language-server: $schema=./rule.schema.json", "triage.render_text(report)",
+                   "triage.render_markdown(report)"):
+        assert needle in text, needle
+    assert callable(triage.render_text) and callable(triage.render_markdown)
+    help_text = {cmd: runner.invoke(app, ["rules", cmd, "--help"]).stdout for cmd in ("coverage", "schema")}
+    assert "--missing" in help_text["coverage"] and "--builtin" in help_text["schema"]
+    add = runner.invoke(app, ["corpus", "add", "--help"]).stdout
+    assert all(option in add for option in ("--source", "--url", "--expect"))

@@ -6,12 +6,29 @@ The three entry points:
 - :func:`analyze` -- diagnose a file, a directory, a ``.gz`` or ``-`` for stdin;
 - :func:`stream` -- yield each :class:`Finding` as soon as it is first seen, for live logs.
 
-Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output.
+Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output;
+:func:`render_text` and :func:`render_markdown` turn a report into the CLI's text and Markdown.
 """
 
 from triage.api import analyze, explain, stream
 from triage.report import Evidence, Finding, Report, Unrecognised
 from triage.version import __version__
+
+
+def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:
+    """The report as ``triage analyze`` prints it (plain text unless ``color``; see
+    :func:`triage.render.text.to_text`)."""
+    from triage.render.text import to_text
+
+    return to_text(report, color=color, width=width)
+
+
+def render_markdown(report: Report) -> str:
+    """The report as ``triage analyze --format markdown`` prints it (GitHub-flavoured Markdown,
+    without the final newline)."""
+    from triage.render.markdown import render
+
+    return render(report)
 
 __all__ = [
     "Evidence",
@@ -21,5 +38,7 @@ __all__ = [
     "__version__",
     "analyze",
     "explain",
+    "render_markdown",
+    "render_text",
     "stream",
 ]
