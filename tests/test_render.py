@@ -90,3 +90,14 @@ def test_console_never_wraps_when_not_a_terminal():
     from triage.console import console
 
     assert console().soft_wrap is True and console(stderr=True).soft_wrap is True  # pytest captures both
+
+
+def test_render_functions_give_what_the_cli_prints(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    log = tmp_path / "oom.log"
+    log.write_text("INFO start\n" + OOM + "\nZzzTotallyNewError: flux capacitor\n")
+    report = triage.analyze(log)
+    assert triage.render_text(report) == runner.invoke(app, ["analyze", str(log)]).stdout
+    assert triage.render_markdown(report) + "\n" == runner.invoke(app, ["analyze", str(log), "-f", "markdown"]).stdout
+    colored = triage.render_text(report, color=True)
+    assert "\x1b[" in colored and colored.splitlines()[0].endswith(report.root_cause.fix[0] + "\x1b[0m")

@@ -155,6 +155,38 @@ def test_rules_schema_matches_committed_file():
     assert json.loads((ROOT / "docs" / "rule.schema.json").read_text()) == schema
 
 
+def test_rules_schema_builtin_is_the_strict_one():
+    strict = json.loads(invoke("rules", "schema", "--builtin").stdout)
+    assert json.loads((ROOT / "docs" / "rule.builtin.schema.json").read_text()) == strict
+    pack = json.loads(invoke("rules", "schema").stdout)
+    rule, pack_rule = strict["$defs"]["Rule"], pack["$defs"]["Rule"]
+    assert {"references", "confidence", "zh"} <= set(rule["required"])
+    assert not {"references", "confidence", "zh"} & set(pack_rule["required"])
+    assert rule["properties"]["references"]["minItems"] == 1 and "minItems" not in pack_rule["properties"]["references"]
+    assert rule["properties"]["confidence"]["enum"] == ["confirmed", "likely", "hypothesis"]
+    assert rule["properties"]["draft"]["const"] is False
+    assert "no_match" in strict["$defs"]["Examples"]["required"]
+    assert strict["$defs"]["Examples"]["properties"]["no_match"]["minItems"] == 1
+    assert "no_match" not in pack["$defs"]["Examples"]["required"]
+
+
+def test_rules_lint_prints_pack_warnings_and_analyze_stays_quiet(tmp_path):
+    bare = MINIMAL_RULE.replace("    references: [https://example.org/sample]\n", "").replace(
+        '      no_match: ["sample success"]\n', "")
+    pack = write_pack(tmp_path, bare)
+    result = invoke("rules", "lint", str(pack))
+    assert result.exit_code == 0
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 2 and all(w.startswith(f"warning: {pack / 'pack.yaml'}:") for w in warnings)
+    assert "rule test.sample: references: no references" in warnings[0]
+    assert "rule test.sample: examples: no `no_match` examples" in warnings[1]
+    assert __import__("re").fullmatch(r"\d+ rules OK \(\d+ files\), 2 warnings\n", result.stdout)
+    log = tmp_path / "x.log"
+    log.write_text("sample failure 7\n")
+    quiet = invoke("analyze", "--rules", str(pack), str(log))
+    assert quiet.exit_code == 1 and quiet.stderr == "" and quiet.stdout.startswith("Root cause: A sample rule")
+
+
 def test_corpus_add_then_rules_test_passes(tmp_path):
     corpus = tmp_path / "corpus"
     log = tmp_path / "full.log"

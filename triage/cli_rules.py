@@ -116,7 +116,8 @@ def show(rule_id: str = Arg(..., "ID"), rules: list[Path] = RulesOpt,
 def lint_cmd(paths: list[Path] = Arg(None, "PACK"), rules: list[Path] = RulesOpt) -> None:
     """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles.
 
-    PACK: rule packs (directories or files) to check; default: the loaded ones.
+    PACK: rule packs (directories or files) to check; default: the loaded ones. What a user pack
+    may leave out (references, no_match examples) is printed as a warning and does not fail.
     """
     from triage.lint import lint
     from triage.loader import builtin_rules_dir
@@ -130,13 +131,13 @@ def lint_cmd(paths: list[Path] = Arg(None, "PACK"), rules: list[Path] = RulesOpt
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     problems = lint(ruleset)
+    err = console(stderr=True)
+    for w in ruleset.warnings:  # what a user pack may lack (the built-in base may not): never an error
+        err.print(f"warning: {w}", highlight=False, soft_wrap=True, markup=False)
     for p in problems:
-        console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
+        err.print(str(p), highlight=False, soft_wrap=True, markup=False)
     if problems:
         raise typer.Exit(EXIT_RULES)
-    # what a user pack may lack but should not (drafts, references, near misses): warnings, exit 0
-    for w in ruleset.warnings:
-        console(stderr=True).print(f"warning: {w}", style="yellow", highlight=False, soft_wrap=True, markup=False)
     warned = f", {count(len(ruleset.warnings), 'warning')}" if ruleset.warnings else ""
     print(f"{count(len(ruleset), 'rule')} OK ({count(len(ruleset.files), 'file')}){warned}")
 
@@ -194,14 +195,13 @@ def test_cmd(
 
 
 @rules_app.command("schema")
-def schema_cmd() -> None:
-    """Print the JSON Schema of rule files (for editors: yaml-language-server)."""
-    from triage.schema import RuleFile
+def schema_cmd(builtin: bool = typer.Option(False, "--builtin", help="The stricter schema of the built-in rules "
+                                            "(references, no_match examples, confidence and zh required).")) -> None:
+    """Print the JSON Schema of rule files (for editors: yaml-language-server); by default the
+    schema of a user rule pack."""
+    from triage.schema import rule_file_json_schema
 
-    schema = RuleFile.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "triage rule file"
-    print(json.dumps(schema, indent=2))
+    print(json.dumps(rule_file_json_schema(builtin=builtin), indent=2))
 
 
 @rules_app.command("why")

@@ -210,3 +210,30 @@ class CodeTable(_Strict):
     title: str
     source: str | list[str]
     codes: dict[str, CodeEntry] = Field(min_length=1)
+
+
+def rule_file_json_schema(*, builtin: bool = False) -> dict:
+    """The JSON Schema (draft 2020-12) of a rule file, for editors (yaml-language-server).
+
+    ``builtin=False``: a user pack's rules (``references``, ``examples.no_match``, ``confidence``
+    and ``zh`` optional; ``triage rules lint`` warns about the first two). ``builtin=True``: the
+    stricter built-in base: at least one reference and one ``no_match`` example, ``confidence``
+    and ``zh`` required, no ``draft``. Returns a new dict each call.
+    """
+    schema = RuleFile.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "triage rule file" + (" (built-in base)" if builtin else "")
+    if not builtin:
+        return schema
+    defs = schema["$defs"]
+    rule = defs["Rule"]
+    props = rule["properties"]
+    rule["required"] = [*rule["required"], "references", "confidence", "zh"]
+    props["references"]["minItems"] = 1
+    props["confidence"] = {"enum": list(CONFIDENCES), "type": "string", "title": "Confidence"}
+    props["zh"] = {"$ref": "#/$defs/RuleText"}
+    props["draft"] = {"const": False, "default": False, "title": "Draft"}
+    examples = defs["Examples"]
+    examples["required"] = [*examples["required"], "no_match"]
+    examples["properties"]["no_match"]["minItems"] = 1
+    return schema

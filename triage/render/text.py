@@ -204,6 +204,21 @@ def incident_lines(report: Report) -> list[str]:
     return out
 
 
+def to_text(report: Report, *, color: bool = False, width: int = 100) -> str:
+    """``report`` as the text the CLI prints (the same lines ``triage analyze`` writes to a pipe).
+
+    ``color`` adds ANSI styles; ``width`` (columns) only matters for the styled output, lines are
+    never wrapped. Returns the text, ending in a newline.
+    """
+    import io
+
+    buffer = io.StringIO()
+    out = Console(file=buffer, width=width, soft_wrap=True, highlight=False, force_terminal=color,
+                  color_system="standard" if color else None, no_color=not color)
+    render(report, out)
+    return buffer.getvalue()
+
+
 def render(report: Report, console: Console) -> None:
     """Print ``report`` for a person on ``console``."""
     lang = report.lang
