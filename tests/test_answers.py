@@ -69,3 +69,56 @@ def test_the_text_report_explains_the_layers(tmp_path):
 def test_the_bare_runtime_error_title_says_its_message():
     report = triage.explain("RuntimeError: the flux capacitor overheated\n")
     assert report.root_cause.title == "The program stopped with a RuntimeError: the flux capacitor overheated"
+
+
+def _oom_log(weights_gib: float) -> str:
+    return (
+        "(VllmWorker rank=0 pid=12) INFO 06-17 06:12:00 [model_runner.py:1100] "
+        f"Model loading took {weights_gib} GiB and 12.3 seconds\n"
+        "(VllmWorker rank=0 pid=12) ERROR 06-17 06:13:00 [worker.py:100] RuntimeError: NPU out of memory. Tried to "
+        "allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.00 GiB already allocated; 1.00 GiB free; "
+        "58.20 GiB reserved in total by PyTorch)\n")
+
+
+def test_the_oom_fix_leads_with_the_kv_cache_pool_when_the_weights_are_small():
+    # a 7B model at TP=2: 7 GiB of weights on a 61 GiB card -> the KV-cache pool is the lever
+    small = triage.explain(_oom_log(7.1)).root_cause
+    assert small.rule_id == "memory.npu-oom-caching-allocator"
+    assert small.fix[0].startswith("For vLLM, lower `--gpu-memory-utilization`")
+    # weights filling most of the card -> more NPUs or a quantized checkpoint lead
+    big = triage.explain(_oom_log(45.0)).root_cause
+    assert big.fix[0].startswith("Spread the model over more NPUs")
+    # without the weights figure nothing is assumed: the written order stays
+    unknown = triage.explain(_oom_log(7.1).splitlines()[1] + "\n").root_cause
+    assert unknown.fix[0].startswith("Spread the model over more NPUs")
+    assert sorted(small.fix) == sorted(big.fix) == sorted(unknown.fix)
+
+
+def test_fix_conditions_are_checked_when_rules_load(tmp_path):
+    from tests.conftest import write_pack
+    from triage.errors import RulesInvalid
+    from triage.loader import load_rules
+
+    pack = write_pack(tmp_path, """\
+rules:
+  - id: test.cond
+    title: A rule with a conditional fix step
+    layer: framework
+    component: test
+    severity: error
+    match:
+      any:
+        - regex: 'zzz (?P<size>\\d+) GiB'
+    cause: Something happened.
+    fix:
+      - Plain step.
+      - text: Conditional step.
+        lead_when: 'size > nonexistent_fact + __import__'
+""")
+    try:
+        load_rules([pack])
+    except RulesInvalid as exc:
+        assert any("fix.1.lead_when" in p.field and "neither a capture group nor a fact name" in p.message
+                   for p in exc.problems), exc.problems
+    else:
+        raise AssertionError("an unknown name in a condition must not load")

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from triage.cli import Arg, DisableOpt, RulesOpt, Severity, _fail, _load, rules_app
+from triage.cli import Arg, DisableOpt, LangOpt, RulesOpt, Severity, _fail, _lang, _load, rules_app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
 from triage.plural import count
@@ -42,31 +42,38 @@ def list_rules(
     format: ListFormat = typer.Option("table", "--format", "-f", case_sensitive=False, metavar="FORMAT",
                                       help="table (tab-separated with a header row when piped) or json."),
     rules: list[Path] = RulesOpt,
+    lang: str = LangOpt,
 ) -> None:
-    """List the loaded rules."""
+    """List the loaded rules (titles in the chosen language where the rule has it)."""
     try:
+        language = _lang(lang)
         ruleset = _load(rules, None)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
+
+    def title(r) -> str:
+        return r.rule.zh.title if language == "zh" and r.rule.zh is not None else r.rule.title
+
     picked = [r for r in ruleset.rules
               if (layer is None or r.rule.layer == layer.value)
               and (component is None or component_matches(component, r.rule.component))
               and (severity is None or r.rule.severity == severity.value)]
     if format.value == "json":
-        print(json.dumps([{"id": r.id, "title": r.rule.title, "layer": r.rule.layer, "component": r.rule.component,
+        print(json.dumps([{"id": r.id, "title": title(r), "layer": r.rule.layer, "component": r.rule.component,
                            "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
-                           "pack": r.pack, "file": r.file} for r in picked], indent=2))
+                           "confidence": r.rule.effective_confidence, "pack": r.pack, "file": r.file}
+                          for r in picked], indent=2, ensure_ascii=False))
         return
     out = console()
     if not out.is_terminal:  # piped: whole lines, tab-separated, never cut to a width
         print("\t".join(_LIST_HEADER))
         for r in picked:
             print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
-                             r.rule.title]))
+                             title(r)]))
         return
     table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
     for r in picked:
-        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), r.rule.title)
+        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r))
     out.print(table)
     out.print(count(len(picked), "rule"), style="dim")
 
@@ -74,13 +81,29 @@ def list_rules(
 @rules_app.command("show")
 def show(rule_id: str = Arg(..., "ID"), rules: list[Path] = RulesOpt,
          corpus: Path = typer.Option(None, "--corpus", metavar="DIR",
-                                     help="Corpus directory (default: the checkout's).")) -> None:
-    """Show one rule (or fact check) ID whole: fields, examples and the corpus cases that expect it."""
+                                     help="Corpus directory (default: the checkout's)."),
+         lang: str = LangOpt) -> None:
+    """Show one rule (or fact check) ID whole: fields, examples and the corpus cases that expect it.
+
+    With --lang zh the title, cause and fix are shown in Chinese and the English under `en`.
+    """
     import yaml
 
     from triage.corpus import default_corpus_dir, load_cases
 
+    def localised(data: dict) -> dict:
+        zh = data.pop("zh", None)
+        if language != "zh" or not zh:
+            if zh:
+                data["zh"] = zh
+            return data
+        english = {k: data[k] for k in ("title", "cause", "fix") if k in data}
+        data.update({"title": zh["title"], "cause": zh["cause"], "fix": zh["fix"]})
+        data["en"] = english
+        return data
+
     try:
+        language = _lang(lang)
         ruleset = _load(rules, None)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
@@ -95,13 +118,13 @@ def show(rule_id: str = Arg(..., "ID"), rules: list[Path] = RulesOpt,
         # a fact check (compat/checks.yaml): reasoned from facts, see docs/compat.md
         file, line = knowledge.where[rule_id]
         print(f"# {file}:{line} (fact check, reasoner `{check.test}` in triage/compat/checks.py)")
-        print(yaml.safe_dump(check.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
-                             width=110), end="")
+        print(yaml.safe_dump(localised(check.model_dump(exclude_defaults=True)), sort_keys=False,
+                             allow_unicode=True, width=110), end="")
     else:
         # Plain print: the YAML must stay valid when redirected to a file, whatever the width.
         print(f"# {r.file}:{r.line} (pack {r.pack})")
-        print(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
-                             width=110), end="")
+        print(yaml.safe_dump(localised(r.rule.model_dump(exclude_defaults=True)), sort_keys=False,
+                             allow_unicode=True, width=110), end="")
     folder = corpus or default_corpus_dir()
     if folder:
         cases = [c for c in load_cases(folder)
