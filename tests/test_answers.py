@@ -114,11 +114,56 @@ rules:
       - Plain step.
       - text: Conditional step.
         lead_when: 'size > nonexistent_fact + __import__'
+    examples:
+      match: ["zzz 3 GiB"]
 """)
     try:
         load_rules([pack])
     except RulesInvalid as exc:
-        assert any("fix.1.lead_when" in p.field and "neither a capture group nor a fact name" in p.message
+        assert any("fix[1].lead_when" in p.field and "neither a capture group nor a fact name" in p.message
                    for p in exc.problems), exc.problems
     else:
         raise AssertionError("an unknown name in a condition must not load")
+
+
+def _crash_loop(attempts: int = 3, filler: int = 5) -> str:
+    lines = []
+    for attempt in range(attempts):
+        lines.append("INFO 06-17 06:11:00 [api_server.py:1395] vLLM API server version 0.9.1")
+        lines += [f"INFO 06-17 06:11:{i % 60:02d} [core.py:1] step {i}" for i in range(filler)]
+        lines.append(OOM if attempt < attempts - 1 else PORT)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_restarting_service_is_diagnosed_on_its_last_attempt(tmp_path):
+    log = tmp_path / "pod.log"
+    log.write_text(_crash_loop())
+    report = triage.analyze(log)
+    assert report.root_cause.rule_id == "hccl.npu-port-in-use"
+    assert [f.rule_id for f in report.findings if f.rule_id.startswith("memory.")] == []
+    assert [(a.first_line, a.last_line, a.root_cause) for a in report.earlier_attempts] == [
+        (1, 7, "memory.npu-oom-caching-allocator"), (8, 14, "memory.npu-oom-caching-allocator")]
+    text = runner.invoke(app, ["analyze", str(log)]).stdout
+    assert "Earlier attempts (2; this report diagnoses the last one):" in text
+
+
+def test_several_start_up_lines_before_any_failure_are_not_restarts():
+    # a DP deployment prints the banner once per API server: not a restart without a failure before it
+    log = ("INFO 06-17 06:11:00 [api_server.py:1395] vLLM API server version 0.9.1\n" * 3) + OOM + "\n"
+    report = triage.explain(log)
+    assert report.earlier_attempts == [] and report.root_cause.rule_id.startswith("memory.")
+
+
+def test_restarts_survive_byte_ranges(tmp_path, monkeypatch):
+    from triage import parallel
+
+    log = tmp_path / "pod.log"
+    log.write_text(_crash_loop(attempts=4, filler=400))
+    whole = triage.analyze(log)
+    monkeypatch.setattr(parallel, "CHUNK", 4096)  # many pieces, cut inside the attempts
+    assert len(parallel.plan(__import__("triage.sources", fromlist=["expand"]).expand([str(log)]))) > 5
+    pieces = triage.analyze(log, jobs=1)
+    assert [(a.first_line, a.last_line) for a in pieces.earlier_attempts] == [
+        (a.first_line, a.last_line) for a in whole.earlier_attempts]
+    assert len(whole.earlier_attempts) == 3
+    assert pieces.root_cause.rule_id == whole.root_cause.rule_id == "hccl.npu-port-in-use"

@@ -224,6 +224,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     for item, data in _check_items(summary, rules, knowledge, facts, files, notices):
         items.append(item)
         payload[item.id] = data
+    items, attempts = _split_attempts(items, summary, files)
     base = sorted(items, key=lambda it: rank_key(it.rule, it.position, False, it.tier))
     # checks explain everywhere: give them no origins for the links, their file for incidents
     check_origins = {it.id: it.origins for it in base if it.pack == "compat"}
@@ -242,7 +243,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     best = next((it for it in ranked if it.error_level and it.suppressed_by is None), None)
     lead_line: SUnrecognised | None = None
     if best is None or (best.tier == GENERIC and _is_wrapper(best, payload)):
-        lead_line = pick(summary.unrecognised)
+        lead_line = pick([u for u in summary.unrecognised if not _before_restart(summary, u.file, u.line)])
     if lead_line is not None:
         lead = Item(id=f"unexplained.{lead_line.kind}", rule=_Unexplained(f"unexplained.{lead_line.kind}"),
                     pack="unexplained", tier=UNEXPLAINED, position=(lead_line.file, lead_line.line),
@@ -290,8 +291,54 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
                          for t in summary.truncated],
         input_errors=[InputProblem(file=e.file, message=e.message) for e in summary.input_errors],
         notices=notices, matcher=summary.matcher, facts=facts.facts(), compat_digest=knowledge.digest, lang=lang,
-        incidents=incident_list, cluster=cluster,
+        incidents=incident_list, cluster=cluster, earlier_attempts=attempts,
     )
+
+
+def _before_restart(summary: Summary, file: int, line: int) -> bool:
+    """Whether ``line`` of input ``file`` belongs to an attempt before the file's last restart."""
+    restarts = summary.files[file].restarts if file < len(summary.files) else []
+    return bool(restarts) and line < max(restarts)
+
+
+def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]) -> tuple[list[Item], list]:
+    """Keep the findings of each log's last attempt; list the earlier attempts (a log in which the
+    service restarted after a failure: ``kubectl logs --previous``, a crash-looping pod).
+
+    A rule whose every occurrence lies before its file's last restart belongs to an earlier attempt:
+    it is left out of the ranking and listed with that attempt (by the segment of its first line).
+    """
+    from triage.report import Attempt
+
+    if not any(f.restarts for f in summary.files):
+        return items, []
+    keep, earlier = [], []
+    for it in items:
+        if it.origins and it.pack != "compat" and all(_before_restart(summary, o.file, o.last_line)
+                                                       for o in it.origins):
+            earlier.append(it)
+        else:
+            keep.append(it)
+    segments: dict[tuple[int, int], list[Item]] = {}
+    for it in earlier:
+        for o in it.origins:
+            starts = [1, *sorted(summary.files[o.file].restarts)]
+            # every attempt whose lines overlap this origin's first..last occurrence
+            for k, start in enumerate(starts[:-1]):
+                end = starts[k + 1] - 1
+                if o.first_line <= end and o.last_line >= start:
+                    members = segments.setdefault((o.file, start), [])
+                    if it not in members:
+                        members.append(it)
+    attempts = []
+    for (file, start), members in sorted(segments.items()):
+        restarts = sorted(summary.files[file].restarts)
+        end = next((r - 1 for r in restarts if r > start), summary.files[file].lines)
+        members.sort(key=lambda it: rank_key(it.rule, it.position, False, it.tier))
+        root = next((it.id for it in members if it.error_level), None)
+        attempts.append(Attempt(file=files[file], first_line=start, last_line=end, root_cause=root,
+                                findings=[it.id for it in members]))
+    return keep, attempts
 
 
 def _is_wrapper(it: Item, payload: dict) -> bool:

@@ -56,6 +56,9 @@ _DETECTOR_CONFIRM = {
     "cann-error-stack": re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", re.ASCII),
 }
 KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
+# the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
+_START = re.compile(r"^(?:vLLM API server version \S+|Starting vLLM API server\b|Initializing an? (?:V1 )?LLM "
+                    r"engine \(v)", re.ASCII)
 _MASK = re.compile(r"\d+")
 
 
@@ -109,6 +112,10 @@ class _Read:
         self.notices: list[str] = []
         self.clock = Clock()
         self.lines = 0
+        self.restarts: list[int] = []
+        self.first_start: int | None = None
+        self.started = False  # a start-up line was seen in this read
+        self.failed = False  # an error-level finding since the last start-up line (or the start)
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
 
@@ -135,7 +142,8 @@ class _Read:
         return Summary(
             triage_version=_triage_version(), rules_digest=analysis.rules.digest,
             compat_digest=analysis.knowledge.digest, host=analysis.host,
-            files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues)],
+            files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
+                         restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
             hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
             notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),
             clock=SClock(offsets=self.clock.offsets, years=self.clock.years, families=sorted(self.clock.families)),
@@ -280,7 +288,12 @@ class Analysis:
             if t >= nrules:
                 d = t - nrules
                 if d < len(DETECTORS):
-                    detectors.append(DETECTORS[d][0])
+                    if DETECTORS[d][0] == "restart":
+                        if view is None:
+                            view = LineView(decode_line(raw))
+                        self._start(read, line_no, view)
+                    else:
+                        detectors.append(DETECTORS[d][0])
                     continue
                 k, is_after = self._fact_targets[d - len(DETECTORS)]
                 if not self._fact_has_after[k]:
@@ -336,8 +349,21 @@ class Analysis:
                 view = LineView(decode_line(raw))
             self._detect(read, file, line_no, view, detectors)
 
+    def _start(self, read: _Read, line_no: int, view: LineView) -> None:
+        """A service start-up line: after an error-level finding it starts a new attempt."""
+        if not _START.search(view.line):
+            return
+        if read.failed:
+            read.restarts.append(line_no)
+        elif not read.started and read.first_start is None:
+            read.first_start = line_no  # the merge decides with the previous piece of the file
+        read.started = True
+        read.failed = False
+
     def _hit(self, read: _Read, rule: CompiledRule, file: str | None, line: int, captures: dict[str, str],
              texts: list[tuple[int, str]], last_line: int | None = None) -> Iterator[Finding]:
+        if rule.rule.severity in ("critical", "error"):
+            read.failed = True
         state = read.states.get(rule.index)
         if state is None:
             state = read.states[rule.index] = _State(rule, first_line=line, captures=captures)

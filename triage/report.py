@@ -156,6 +156,17 @@ class Suspect(BaseModel):
     why: str
 
 
+class Attempt(BaseModel):
+    """An earlier run of the service in one log (before a restart): its lines and what failed.
+    The report diagnoses the last attempt; these are listed, not ranked."""
+
+    file: str | None
+    first_line: int
+    last_line: int
+    root_cause: str | None
+    findings: list[str] = Field(default_factory=list)
+
+
 class Cluster(BaseModel):
     """The verdict over several ranks or nodes."""
 
@@ -206,6 +217,7 @@ class Report(BaseModel):
     lang: str = "en"
     incidents: list[Incident] = Field(default_factory=list)
     cluster: Cluster | None = None
+    earlier_attempts: list[Attempt] = Field(default_factory=list)
 
     def exit_code(self, fail_on: str = "error") -> int:
         """The CLI's exit code: 2 when an input could not be read to its end; else 1 when a finding

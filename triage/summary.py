@@ -116,6 +116,14 @@ class SFile(_M):
     lines: int = 0
     node: str | None = None
     continues: bool = False
+    restarts: list[int] = Field(default_factory=list)
+    """Lines where the service started again after an error-level finding (a new attempt)."""
+    first_start: int | None = None
+    """The first start-up line of this piece when it did not count as a restart here (no failure
+    seen before it in this piece): the merge decides with the previous piece of the file."""
+    failed_tail: bool = False
+    """Whether an error-level finding came after this piece's last start-up line (or anywhere in it
+    when it has none): a start-up at the head of the next piece is then a restart."""
 
 
 class STruncated(_M):
@@ -204,7 +212,14 @@ def merge(summaries: list[Summary]) -> Summary:
                 prev = out.files[-1]
                 fmap.append(len(out.files) - 1)
                 shift[i] = prev.lines
-                out.files[-1] = prev.model_copy(update={"lines": prev.lines + f.lines})
+                restarts = list(prev.restarts)
+                if f.first_start is not None and prev.failed_tail:
+                    restarts.append(f.first_start + prev.lines)
+                restarts += [r + prev.lines for r in f.restarts]
+                any_start = f.first_start is not None or bool(f.restarts)
+                out.files[-1] = prev.model_copy(update={
+                    "lines": prev.lines + f.lines, "restarts": restarts[-MAX_KEPT:],
+                    "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
             else:
                 fmap.append(len(out.files))
                 out.files.append(f.model_copy(update={"continues": False}))

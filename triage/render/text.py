@@ -219,6 +219,21 @@ def to_text(report: Report, *, color: bool = False, width: int = 100) -> str:
     return buffer.getvalue()
 
 
+def attempt_lines(report: Report) -> list[str]:
+    """The earlier attempts of a restarting service (the report diagnoses the last one)."""
+    if not report.earlier_attempts:
+        return []
+    zh = report.lang == "zh"
+    out = [f"之前的运行（{len(report.earlier_attempts)} 次，本报告诊断最后一次）：" if zh else
+           f"Earlier attempts ({len(report.earlier_attempts)}; this report diagnoses the last one):"]
+    for a in report.earlier_attempts:
+        span = f"{a.file or '-'}:{a.first_line}-{a.last_line}"
+        cause = a.root_cause or ("无错误级发现" if zh else "no error-level finding")
+        out.append(f"  {span}: {'根因' if zh else 'root cause'} {cause}"
+                   + (f" (+{len(a.findings) - 1})" if len(a.findings) > 1 else ""))
+    return out
+
+
 def render(report: Report, console: Console) -> None:
     """Print ``report`` for a person on ``console``."""
     lang = report.lang
@@ -235,6 +250,8 @@ def render(report: Report, console: Console) -> None:
         console.print()
         for line in incidents:
             console.print(escape(line), highlight=False, soft_wrap=True)
+    for line in attempt_lines(report):
+        console.print(escape(line), highlight=False, soft_wrap=True)
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
         console.print()
