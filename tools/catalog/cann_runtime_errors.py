@@ -12,7 +12,7 @@ Four sources, each a section of the catalog (the entry's ``kind`` says which):
 ``reason``
     The reason strings of ``errcode_manage.cc``: what ``FuncErrorReason`` prints as
     ``rtXxx execution failed, reason=<reason>`` (and ``ErrCode=<n>, desc=[<reason>]``) when a
-    runtime API fails. Reasons that map to the runtime's internal codes (507000 / 507900) are
+    runtime API fails. Reasons that map to the runtime's internal codes (507000 / 507001) are
     marked excluded by the extractor: an internal state of the runtime or the TS firmware that no
     input or configuration produces.
 ``device``
@@ -44,7 +44,7 @@ CORE_PROC = "src/runtime/core/src/device/device_error_core_proc.cc"
 #: Codes whose message is a parameter check: one entry per code.
 PARAM_CODES = {"EE1001", "EE1003", "EE1004", "EE1011", "EE1012", "EE1017", "EE1022"}
 
-#: aclError names that stand for "internal error" (507000 / 507900): reasons mapped to them are
+#: aclError names that stand for "internal error" (507000 runtime / 507001 TS): reasons mapped to them are
 #: internal runtime / TS firmware states.
 INTERNAL = {"ACL_ERROR_RT_INTERNAL_ERROR", "ACL_ERROR_RT_TS_ERROR"}
 #: Reasons mapped to an internal code that do show up in users' logs with a cause we can name.
@@ -92,6 +92,9 @@ ERROR_MACROS = {
     "COND_GOTO_ERROR_MSG_AND_ASSIGN_INNER": 4,
     "COND_GOTO_ERROR_MSG_AND_ASSIGN_CALL": 5,
     "COND_LOG_ERROR": 1,
+    # messages composed in a buffer and printed with "%s" by one of the macros above
+    "snprintf_truncated_s": 2,
+    "sprintf_s": 2,
 }
 
 #: Huawei CANN troubleshooting pages for runtime memcpy / resource errors and the lines they show.
@@ -119,6 +122,42 @@ DOC_PAGES = {
         "[ERROR] TSCH(-1,null):2020-06-04-10:51:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 bs_done_exception_proc_timeout: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,current core usage=0x1,AI_CORES_COUNT=2, fault_task=0",
     ],
 }
+
+#: Why a device-file message is not an entry of its own (the extractor's first judgement; a hand
+#: annotation in the catalog file overrides it).
+R_INTERNAL = ("internal consistency check of the runtime (null pointer, securec helper, id lookup, engine or ring-buffer "
+              "state): a runtime bug if it ever prints; no input, configuration or device state produces it")
+R_DUMP = ("continuation of the fault report printed just before it (register, argument or context dump): no cause of its "
+          "own; the report's first line is its own entry")
+R_PROPAGATION = ("propagation line: restates that a deeper call failed and prints its retCode; the deeper line (its own "
+                 "entry) or the code (acl_error table) carries the cause")
+DEVICE_EXCLUDE: list[tuple[str, str]] = [
+    (r"sprintf_s|memcpy_s|memset_s|memmove_s|strcpy_s|strcat_s|snprintf_s|is NULL|is null|is nullptr|cannot be a NULL"
+     r"|NULL pointer|Unknown thread type|engine had been started|Invalid chipType|task factory|Failed to find (device )?"
+     r"driver|Failed to get (task|stream|StreamSqCqManage)|Failed to query stream|ring ?buffer|ringbuffer"
+     r"|element size|not with kernel info|cannot find$|eschedMap|Invalid (abort|recover) param|featureType %d is invalid"
+     r"|Invalid handle type|Driver unsupported flag|return type invalid|does not support this type, drvMemGetAttribute"
+     r"|Unsupported memory type|Get module id failed|sendSqeNum|Failed to delete task|Failed to allocate logic CQ"
+     r"|Failed to initialize shmCq_|Failed to create (monitor|report RAS|recycle) thread|Failed to create semaphore"
+     r"|Failed to pass the buffer addr|Failed to write runtime capability|Failed to (create|set fast) ring buffer"
+     r"|Failed to alloc fast ringbuffer|PushBackErrInfo|Get fault event error|queue info query failed"
+     r"|Failed to release device memory|Failed to get task id by position|Failed to recycle task. Reason: task ID is"
+     r"|Failed to submit send task|descAlignBuf is invalid|GetArgsInfo failed|Get isSmmuFault|Cannot get smmu"
+     r"|snapshot from dev|Failed to get SQ enable|failed to get op execute timeout|kernel is not null", R_INTERNAL),
+    (r"^sqe\[|context-buf|^\[AICPU_INFO\]|^\[AIC_INFO\]|^tilingKey|simt fifo block|dha\(mata\) info|^The extend info"
+     r"|stuck notify wait context info|timeout dfx, show|^reportStmId|^add error register|^The device\(%u\), core list"
+     r"|^aicpu errcode=|^Get sdma mte error|sdma mte error=", R_DUMP),
+    (r"^(MemcpyAsyncTaskCommonInit|ConvertAsyncDma|ConvertAsyncDma2D|ConvertAsyncDmaBatch|invoke rtMemcpy2DAsync"
+     r"|MemcpyAsyncD2HTaskInit|HandleUbDmaTask|ShiftBatchArrays|drv create asyncDmaWqeBatch|H2DMemCopyWaitFinish"
+     r"|MemCopySync|Memcpy failed|Synchronize failed|Synchronize event failed|Failed to send task|Failed to recycle task, "
+     r"|Failed to wait task|Failed to add task|Failed to process task wait|Failed to query (SQ head|task status)"
+     r"|Failed to (get|set) SQ (head|tail)|Failed to enable sq|Failed to Memcpy|failed to Memcpy|Failed to memcpy"
+     r"|Failed to convert|Convert (D2D|memory)|D2D memcpy async, get channel|Failed to alloc copy memory|Failed to abort"
+     r"|Query abort status failed|Failed to get (so|kernel) address|CheckArgsSize|Get extend info about|Malloc host memory"
+     r"|Get chipId fail|Get dieId fail|Get topology type failed|device_id=%u, ts_id=%u|\[drv api\] (for head, )?halSqCqQuery"
+     r"|\[drv api\] halTsdrvCtl|\[drv api\] halResourceConfig|SetMemSharing failed|Call munmap|munmap failed"
+     r"|shm_unlink failed|Find error in ringbuffer)", R_PROPAGATION),
+]
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _PRI = re.compile(r"\bPRI([diouxX])(8|16|32|64|PTR)\b")
@@ -244,7 +283,7 @@ def reason_entries(repo: str) -> list[dict]:
         entry = {"template": f"%s execution failed, reason={reason}", "path": ERRMAP,
                  "line": text.count("\n", 0, m.start()) + 1, "kind": f"reason ({acl})"}
         if acl in INTERNAL and reason not in INTERNAL_KEEP:
-            entry["excluded"] = (f"internal runtime state ({acl}, aclError 507000/507900): no input or "
+            entry["excluded"] = (f"internal runtime state ({acl}, aclError 507000 / 507001): no input or "
                                  "configuration produces it; the code table entry says what to collect")
         entries.append(entry)
     return entries
@@ -258,13 +297,19 @@ def device_entries(repo: str) -> list[dict]:
         for name, line, args in macro_calls(text, set(ERROR_MACROS)):
             if name in ("RT_LOG", "RT_LOG_INNER_MSG") and args and args[0] != "RT_LOG_ERROR":
                 continue
+            if name in ("snprintf_truncated_s", "sprintf_s") and not re.search(r"error|fail|exception|[Tt]imeout", "".join(args[2:3])):
+                continue
             idx = ERROR_MACROS[name]
             fmt = next((c_literal(a) for a in args[idx:] if c_literal(a)), None)
             if not fmt or len(fmt) < 12 or fmt.strip() in ("%s", "%s."):
                 continue
             if keep and not re.search(keep, fmt):
                 continue
-            entries.append({"template": fmt.strip(), "path": path, "line": line, "kind": "device"})
+            entry = {"template": fmt.strip(), "path": path, "line": line, "kind": "device"}
+            reason = next((why for pattern, why in DEVICE_EXCLUDE if re.search(pattern, entry["template"])), None)
+            if reason:
+                entry["excluded"] = reason
+            entries.append(entry)
     text = read_file(repo, CORE_PROC)
     for m in re.finditer(r"\{\s*(\w+|0x[0-9A-Fa-f]+U?)\s*,(?:\s*0x[0-9A-Fa-f]+U?\s*,){0,3}\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+)\}", text):
         desc = "".join(_STRING.findall(m.group(2))).strip()
