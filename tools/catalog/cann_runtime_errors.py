@@ -15,6 +15,11 @@ Four sources, each a section of the catalog (the entry's ``kind`` says which):
     runtime API fails. Reasons that map to the runtime's internal codes (507000 / 507001) are
     marked excluded by the extractor: an internal state of the runtime or the TS firmware that no
     input or configuration produces.
+``ts reason``
+    The task-scheduler reason strings of ``error_code.cc`` that the runtime prints in brackets after a
+    device task fails (``Kernel task happen error, retCode=0x31, [vector core exception].``,
+    ``Task exception! ... [...]``); excluded like the ``reason`` section when they map to an internal
+    code.
 ``device``
     Error-level messages (``RT_LOG(RT_LOG_ERROR, ...)``, ``RT_LOG_CALL_MSG``, ``RT_LOG_INNER_MSG``,
     ``*_MSG_INNER`` / ``*_MSG_CALL``) of the files that report device faults, task failures,
@@ -39,6 +44,7 @@ from common import git, head_commit, read_file, write_catalog  # noqa: E402
 
 META = "src/runtime/core/inc/common/error_code_meta.h"
 ERRMAP = "src/runtime/core/src/common/errcode_manage.cc"
+TSMAP = "src/runtime/core/src/common/error_code.cc"
 CORE_PROC = "src/runtime/core/src/device/device_error_core_proc.cc"
 
 #: Codes whose message is a parameter check: one entry per code.
@@ -49,7 +55,9 @@ PARAM_CODES = {"EE1001", "EE1003", "EE1004", "EE1011", "EE1012", "EE1017", "EE10
 INTERNAL = {"ACL_ERROR_RT_INTERNAL_ERROR", "ACL_ERROR_RT_TS_ERROR"}
 #: Reasons mapped to an internal code that do show up in users' logs with a cause we can name.
 INTERNAL_KEEP = {"task exception", "task timeout", "hccl other error", "task trap exception",
-                 "the model stream execute failed", "In sentinel mode, tsfw is closed"}
+                 "the model stream execute failed", "In sentinel mode, tsfw is closed", "TS is closed",
+                 "memcpy timeout", "memcpy exception", "pcie dma copy error", "task sqe error", "task bus error",
+                 "fftsplus task timeout", "fftsplus task exception", "fftsplus task trap exception"}
 
 #: Files whose error messages report device faults, task failures, copies and resources, with an
 #: optional filter on the format string (for the big files, where most lines are internal checks).
@@ -289,6 +297,28 @@ def reason_entries(repo: str) -> list[dict]:
     return entries
 
 
+def ts_reason_entries(repo: str) -> list[dict]:
+    """One entry per distinct task-scheduler reason string of error_code.cc (the bracketed reason)."""
+    rtmap = dict(re.findall(r"rtErrMap_\[(\w+)\]\s*=\s*\{\s*(\w+),", read_file(repo, ERRMAP)))
+    text = read_file(repo, TSMAP)
+    entries, seen = [], set()
+    for m in re.finditer(r"\{\s*(TS_\w+),\s*(RT_ERROR_\w+),\s*ERR_MODULE_\w+,\s*((?:\"(?:[^\"\\\\]|\\\\.)*\"\s*)+)\}", text):
+        desc = "".join(_STRING.findall(m.group(3))).strip()
+        if desc in seen or m.group(1) == "TS_SUCCESS":
+            continue
+        seen.add(desc)
+        acl = rtmap.get(m.group(2), "unmapped")
+        # the real line prints the TS code in hex (%#x): a sample with a hex value, not the mechanical "3"
+        entry = {"template": f"Kernel task happen error, retCode=%#x, [{desc}].", "path": TSMAP,
+                 "line": text.count("\n", 0, m.start()) + 1, "kind": f"ts reason ({acl})",
+                 "sample": f"Kernel task happen error, retCode=0x2a, [{desc}]."}
+        if acl in INTERNAL and desc not in INTERNAL_KEEP:
+            entry["excluded"] = (f"internal task-scheduler state ({acl}, aclError 507000 / 507001): no input or "
+                                 "configuration produces it; the code table entry says what to collect")
+        entries.append(entry)
+    return entries
+
+
 def device_entries(repo: str) -> list[dict]:
     """Error-level format strings of the device-fault files, the errorStr table and the RAS descriptions."""
     entries = []
@@ -330,14 +360,14 @@ def doc_entries() -> list[dict]:
 
 
 def main(repo: str) -> None:
-    entries = ee_entries(repo) + reason_entries(repo) + device_entries(repo) + doc_entries()
+    entries = ee_entries(repo) + reason_entries(repo) + ts_reason_entries(repo) + device_entries(repo) + doc_entries()
     write_catalog(
         "cann-runtime-errors",
         "CANN runtime error messages (hicann/runtime src/runtime: EE/EZ error-code reports, API failure "
         "reasons, device-fault and task-failure lines) and Huawei troubleshooting-page samples",
         "hicann/runtime",
         head_commit(repo),
-        ["src/runtime", META, ERRMAP] + sorted(DEVICE_FILES) + sorted(DOC_PAGES),
+        ["src/runtime", META, ERRMAP, TSMAP] + sorted(DEVICE_FILES) + sorted(DOC_PAGES),
         "tools/catalog/cann_runtime_errors.py",
         entries,
     )
