@@ -32,6 +32,7 @@ Four sources, each a section of the catalog (the entry's ``kind`` says which):
 Usage: ``python tools/catalog/cann_runtime_errors.py /work/.mirror/hicann+runtime/repo``
 """
 
+# ruff: noqa: E501  (sample log lines and regexes are kept on one line)
 from __future__ import annotations
 
 import re

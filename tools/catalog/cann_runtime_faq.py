@@ -26,7 +26,8 @@ SKIP = re.compile(r"^(?:\.{3,}|…+|TraceBack \(most recent call last\):)$")
 #: Chinese characters (prose, not log output).
 CJK = re.compile(r"[\u4e00-\u9fff]")
 #: A C/C++ statement that slipped into an unmarked block (the FAQ sometimes leaves a code sample unmarked).
-CODE_LINE = re.compile(r"^(?://|/\*|#include|aclError |acl\w+\(|\w+\s*=\s*acl\w+\(|[{}]|if \(|return\b|int32_t|uint32_t)")
+CODE_LINE = re.compile(
+    r"^(?://|/\*|#include|aclError |acl\w+\(|\w+\s*=\s*acl\w+\(|[{}]|if \(|return\b|int32_t|uint32_t)")
 
 
 def log_lines(text: str):
