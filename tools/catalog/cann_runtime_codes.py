@@ -489,5 +489,286 @@ def write_table(path: Path, data: dict[str, dict]) -> None:
     print(f"{path.name}: {len(doc['codes']) - len(missing)} codes filled, {len(missing)} left: {missing[:20]}")
 
 
+
+# ========================================================================================= cann_error (E?NNNN)
+TITLE_ZH = {
+    "": "错误", "AclNN_Inner_Error": "aclnn 内部错误", "AclNN_Parameter_Error": "aclnn 参数错误", "AclNN_Runtime_Error": "aclnn 调用 Runtime 出错",
+    "Cgroup_Add_Failure": "加入 Cgroup 失败", "Communication_Error_Bind_IP_Port": "通信错误：绑定 IP 端口失败", "Communication_Error_Get_Socket": "通信错误：获取 socket 超时",
+    "Communication_Error_P2P": "通信错误：P2P 通信失败", "Communication_Error_Timeout": "通信错误：超时", "Compilation_Error": "编译错误",
+    "Compilation_Error_Execute_Fusion_Pass": "编译错误：融合 pass 执行失败", "Compilation_Error_Invalid_Emit_Insn": "编译错误：指令映射无效",
+    "Compilation_Error_Invalid_Primitives": "编译错误：原语无效", "Config_Error": "配置错误", "Config_Error_Invalid_Environment_Variable": "配置错误：环境变量无效",
+    "Config_Error_Ranktable": "配置错误：ranktable", "Config_Error_Ranktable_Configuration": "配置错误：ranktable 配置", "Device_Absent/Abnormal": "设备不存在或异常",
+    "Device_Connection_Failure": "设备连接失败", "Directory_Operation_Error_Create_Failed": "创建目录失败", "Dynamic_Shape_Not_Supported": "不支持动态 shape",
+    "Environment_Error": "环境错误", "Environment_Error_Call_Python_Function_Failed": "环境错误：调用 Python 函数失败",
+    "Environment_Error_Import_Python_Module_Failed": "环境错误：导入 Python 模块失败", "Environment_Error_Incorrect_Python_Version": "环境错误：Python 版本不符",
+    "Execution_Error": "执行错误", "Execution_Error_AICPU_Operator_Timeout": "执行错误：AI CPU 算子超时", "Execution_Error_Invalid_Context": "执行错误：context 无效",
+    "Execution_Error_Model": "执行错误：模型执行失败", "Execution_Error_ROCE_CQE": "执行错误：RoCE CQE 错误", "Execution_Error_SDMA": "执行错误：SDMA 拷贝异常",
+    "Execution_Error_Stream_Synchronize_Timeout": "执行错误：stream 同步超时", "File_Operation_Error": "文件操作错误", "File_Operation_Error_Invalid_Path": "文件操作错误：路径无效",
+    "File_Operation_Error_Open": "文件操作错误：打开失败", "File_Operation_Error_Parse": "文件操作错误：解析失败", "Full_Service_Queue": "服务队列已满",
+    "Graph_Pattern_Matching_Failed": "图模式匹配失败", "HCCP_Process_Initialization_Failure": "HCCP 进程初始化失败",
+    "Inconsistent_Collective_Communication_Arguments_Between_Ranks": "各 rank 间集合通信参数不一致", "Inner_Error": "内部错误",
+    "Inner_Error_AICPU_Scheduler_Init_Failed": "内部错误：AI CPU 调度器初始化失败", "Inner_Error_Cgroup_Add_Failed": "内部错误：加入 Cgroup 失败",
+    "Inner_Error_Compile_Fail": "内部错误：编译失败", "Inner_Error_Device_Status_Abnormal": "内部错误：设备状态异常",
+    "Inner_Error_Device_Subprocess_Startup_Timeout": "内部错误：设备子进程启动超时", "Inner_Error_Divide_By_Zero": "内部错误：除零",
+    "Inner_Error_Driver_API_Call_Failed": "内部错误：驱动接口调用失败", "Inner_Error_Failed_Load_Package_To_Device": "内部错误：向设备加载软件包失败",
+    "Inner_Error_Failed_Send_OPP_To_Device": "内部错误：向设备发送算子包失败", "Inner_Error_File_Operation_Fail": "内部错误：文件操作失败",
+    "Inner_Error_Group_Attach_Failed": "内部错误：加入共享内存组失败", "Inner_Error_Queue_Scheduler_Init_Failed": "内部错误：队列调度器初始化失败",
+    "Inner_Error_TSDaemon_Process_Abnormal": "内部错误：TSDaemon 进程异常", "Inner_Error_Tiling_Fail": "内部错误：tiling 失败",
+    "Inner_Error_Unexpected_Value": "内部错误：出现非预期的值", "Inner_Error_Verify_NN_Process_Binary": "内部错误：校验 NN 进程二进制失败",
+    "Insufficient_CDQM_Resources": "CDQM 资源不足", "Insufficient_Event_Resources": "Event 资源不足", "Insufficient_Model_Resources": "模型资源不足",
+    "Insufficient_Notify_Resources": "Notify 资源不足", "Insufficient_Resources": "资源不足", "Insufficient_Stream_Resources": "Stream 资源不足",
+    "Invalid_Argument": "参数非法", "Invalid_Argument_API_Call_Sequence": "参数非法：接口调用顺序错误",
+    "Invalid_Argument_Collective_Communication_Operator": "参数非法：集合通信算子参数", "Invalid_Argument_Command": "参数非法：命令",
+    "Invalid_Argument_IP_Address": "参数非法：IP 地址", "Invalid_Argument_Input_Attribute_Missing": "参数非法：缺少输入属性",
+    "Invalid_Argument_Input_Tensor_Missing": "参数非法：缺少输入张量", "Invalid_Argument_Model": "参数非法：模型", "Invalid_Argument_Null_Pointer": "参数非法：空指针",
+    "Invalid_Argument_Shape_Mismatch": "参数非法：shape 不匹配", "Invalid_Attr": "属性值非法", "Invalid_Attr_Size": "属性大小非法", "Invalid_Config_Value": "配置值非法",
+    "Invalid_Device_Access": "设备访问无效", "Invalid_Device_ID": "设备 ID 无效", "Invalid_GE_graph": "GE 图无效",
+    "Invalid_Graph_Parallel_Option_Configuration": "图并行选项配置无效", "Invalid_Input": "输入非法", "Invalid_Input_Dtype": "输入数据类型非法",
+    "Invalid_Input_Format": "输入格式非法", "Invalid_Input_Shape": "输入 shape 非法", "Invalid_Input_ShapeSize": "输入 shape 大小非法",
+    "Invalid_Memory_Budget_for_Recompute": "重计算内存预算无效", "Invalid_Numa_Configuration": "NUMA 配置无效", "Invalid_Slice_Number_for_a_Node": "节点切分数无效",
+    "Memory_Allocation_Failure": "内存申请失败", "Model_Binding_Errors": "模型绑定错误", "Model_Unbinding_Errors": "模型解绑错误", "NN_Process_Bin_Error": "NN 进程二进制错误",
+    "NOT_SUPPORTED": "不支持", "No_Permission": "无权限", "Not_Supported": "不支持", "Not_Supported_API": "不支持该接口", "Not_Supported_Data_Type": "不支持该数据类型",
+    "Not_Supported_Format": "不支持该格式", "Not_Supported_Operator": "不支持该算子", "Not_Supported_Shape": "不支持该 shape", "Not_Supported_Specification": "不支持该规格",
+    "ONNX_Model_Data_Error": "ONNX 模型数据错误", "Operation_Unsupported": "操作不支持", "Package_Error_Incorrect_Driver_Version": "软件包错误：驱动版本不符",
+    "Package_Error_Incorrect_HCCL_Version": "软件包错误：HCCL 版本不一致", "Package_Error_Verify_OPP": "软件包错误：算子包校验失败",
+    "Package_Error_Verify_Package": "软件包错误：软件包校验失败", "Profiling_Enable_Errors": "开启 profiling 失败", "Ranktable_Check_Failed": "ranktable 校验失败",
+    "Ranktable_Detect_Failed": "ranktable 探测失败", "Resource_Busy": "资源忙", "Resource_Error": "资源错误", "Resource_Error_Bind_Stream": "资源错误：绑定 stream 失败",
+    "Resource_Error_Insufficient_Device_Memory": "资源错误：Device 内存不足", "Resource_Error_Insufficient_Host_Memory": "资源错误：Host 内存不足",
+    "System_Terminated": "系统终止", "Unsupported_Attribute_for_a_Node": "节点属性不支持", "Unsupported_Operator": "不支持的算子",
+}
+CLASS_ZH = {"1": "图引擎（GE）", "2": "融合引擎（FE）", "3": "AI CPU", "4": "TE 融合 / TBE 编译", "5": "算子输入校验", "6": "算子参数校验", "7": "算子插件",
+            "8": "Vector 算子", "9": "算子编译", "A": "算子编译", "B": "TBE pass 编译", "E": "Runtime", "F": "MDAT", "H": "ACL", "I": "HCCL", "J": "HCCP",
+            "K": "Profiling", "L": "驱动", "M": "队列调度", "O": "算子", "P": "dump", "Z": "算子 / aclnn"}
+
+# Class actions for codes whose table entry documents no cause (N/A): what to look at and what to collect.
+OP_ACT = (["Read the operator name and the argument in the message and check the shapes, dtypes, formats and attributes the framework passes to that operator against its specification.", VERSIONS, COLLECT],
+          ["看报错中的算子名和参数，对照算子规格检查框架传给它的 shape、dtype、格式和属性。", VERSIONS_ZH, COLLECT_ZH])
+CLASS_ACT = {
+    "1": (["Read the GE message (it names the graph node or option) and fix the graph or option it names.", VERSIONS, COLLECT], ["看 GE 报错（写明了图节点或选项），修正它指出的图或选项。", VERSIONS_ZH, COLLECT_ZH]),
+    "2": (["Read the FE message (op / pass / option named) and fix that input; for built-in ops check the CANN version.", VERSIONS, COLLECT], ["看 FE 报错（写明了算子 / pass / 选项），修正对应输入；内置算子检查 CANN 版本。", VERSIONS_ZH, COLLECT_ZH]),
+    "3": (["Check the AI CPU operator / device-side packages named in the message; reinstall the CANN kernels matching the toolkit.", COLLECT], ["检查报错中提到的 AI CPU 算子 / Device 侧软件包；重装与 toolkit 配套的 CANN kernels。", COLLECT_ZH]),
+    "4": (["Check the Python environment CANN's operator compiler uses (te / tbe packages from the toolkit, `source set_env.sh`).", COLLECT], ["检查 CANN 算子编译器使用的 Python 环境（toolkit 自带的 te / tbe 包，`source set_env.sh`）。", COLLECT_ZH]),
+    "E": (["Read the function and reason in the message; the runtime rules (rt.*) cover the common cases.", VERSIONS, COLLECT], ["看报错中的函数和原因；Runtime 规则（rt.*）覆盖了常见情况。", VERSIONS_ZH, COLLECT_ZH]),
+    "H": (["Read the API and argument in the message and fix the caller.", VERSIONS, COLLECT], ["看报错中的接口和参数，修正调用方。", VERSIONS_ZH, COLLECT_ZH]),
+    "I": (["Read the HCCL message and check every rank's plog for the first error; check the ranktable / environment it names.", COLLECT], ["看 HCCL 报错，检查每个 rank 的 plog 找第一个错误；检查它提到的 ranktable / 环境。", COLLECT_ZH]),
+    "J": (["Check the NPU network ports and IP config (`hccn_tool -i <phy_id> -link -g`, `-ip -g`) and leftover processes holding the device.", COLLECT], ["检查 NPU 网口和 IP 配置（`hccn_tool -i <phy_id> -link -g`、`-ip -g`），以及占用设备的残留进程。", COLLECT_ZH]),
+    "K": (["Check the profiling configuration and that only one profiling session runs per device.", COLLECT], ["检查 profiling 配置，并确认每个设备只运行一个采集会话。", COLLECT_ZH]),
+    "L": (["Check the device with `npu-smi info` (health, processes) and the driver version against CANN.", COLLECT], ["用 `npu-smi info` 检查设备（健康、进程），以及驱动版本与 CANN 是否配套。", COLLECT_ZH]),
+    "M": ([COLLECT], [COLLECT_ZH]),
+    "P": (["Check the dump configuration (acl.json `dump` block / dump path) against the dump documentation.", COLLECT], ["对照 dump 文档检查 dump 配置（acl.json 的 `dump` 部分 / dump 路径）。", COLLECT_ZH]),
+    "F": (["Check the MDAT configuration files the message names (numa_config.json, graph_parallel_option.json).", COLLECT], ["检查报错中提到的 MDAT 配置文件（numa_config.json、graph_parallel_option.json）。", COLLECT_ZH]),
+    "B": (["For a custom TBE operator check its compute / schedule code against the TBE guide; for built-in ops upgrade CANN.", COLLECT], ["自定义 TBE 算子对照 TBE 指南检查 compute / schedule 代码；内置算子升级 CANN。", COLLECT_ZH]),
+}
+
+# Hand-written entries (our words) for the codes whose table entry documents a cause, and the inner-error codes.
+C = {}
+def ce(code, causes, actions, zc, za, conf="likely", documented=True):
+    C[code] = {"causes": causes, "actions": list(actions), "documented": documented, "confidence": conf, "zh": {"causes": zc, "actions": list(za)}}
+
+ce("E20001", "An operator failed to compile: it was given an argument it cannot handle, or its implementation has a bug.",
+   ["For a custom op, check its implementation and the arguments in the error log; for a built-in op, upgrade CANN and report it with the host plog."],
+   "算子编译失败：传给它的参数无法处理，或算子实现有缺陷。", ["自定义算子检查其实现和报错日志中的参数；内置算子升级 CANN，并附 Host plog 上报。"])
+ce("E20003", "A configuration file item does not follow the documented format or values.", ["Fix the named item in the named file following the user guide."],
+   "配置文件中的某项不符合文档规定的格式或取值。", ["按用户指南修正报错中指出的文件里的那一项。"])
+ce("E20007", "A graph fusion pass met a graph shape it does not handle.", ["For a custom pass fix its logic; for a built-in pass upgrade CANN and report it with the host plog."],
+   "图融合 pass 遇到了它无法处理的图结构。", ["自定义 pass 修正其逻辑；内置 pass 升级 CANN，并附 Host plog 上报。"])
+ce("E21001", "A file could not be opened: it does not exist, lacks permissions, or a package was installed incompletely.",
+   ["Check the path and permissions; reinstall the CANN package that should provide the file."], "文件无法打开：不存在、权限不足，或软件包安装不完整。", ["检查路径和权限；重装应提供该文件的 CANN 软件包。"])
+ce("E21002", "A file could not be parsed because the configured path does not exist.", ["Correct the configured path."], "配置的路径不存在，导致文件无法解析。", ["修正配置的路径。"])
+ce("E22001", "No compile result came back for an operator: the compile worker or the main process crashed (segmentation fault).",
+   ["Look for the crash (core dump, `dmesg`) of the compile process; check the Python environment used by the op compiler."], "算子没有返回编译结果：编译子进程或主进程崩溃（段错误）。", ["查找编译进程的崩溃原因（core dump、`dmesg`）；检查算子编译器使用的 Python 环境。"])
+ce("E30003", "Too many user processes are running in the device's scheduling queue (a previous job has not exited yet).",
+   ["Wait about 10 seconds after the previous job exits before starting the next; stop leftover processes on the device."], "设备调度队列中启动的用户进程过多（上一个作业尚未退出）。", ["上一个作业退出后等待约 10 秒再启动下一个；停掉设备上的残留进程。"], conf="confirmed")
+for code in ("E30004", "E39008"):
+    ce(code, "The device-side binary of a user process is corrupted; the table attributes this to an ECC memory error on the device.",
+       ["Check the device for ECC errors (`npu-smi info -t ecc -i <npu_id>`, health) and treat it as a hardware fault if present.", COLLECT],
+       "设备侧用户进程的二进制已损坏；错误码表把它归因于设备上的 ECC 内存错误。", ["检查设备的 ECC 错误（`npu-smi info -t ecc -i <npu_id>`、健康状态），存在时按硬件故障处理。", COLLECT_ZH])
+ce("E30008", "An AI CPU operator ran past its timeout: a GetNext op with slow preprocessing, a custom op with a huge loop, or very large input / output shapes.",
+   ["Speed up the data preprocessing or raise the timeout with aclrtSetOpExecuteTimeOut; for custom ops fix the loop; reduce the shapes."],
+   "AI CPU 算子执行超时：GetNext 的预处理太慢、自定义算子中有超大循环，或输入输出 shape 过大。", ["加快数据预处理，或用 aclrtSetOpExecuteTimeOut 调大超时；自定义算子修正循环；减小 shape。"], conf="confirmed")
+ce("E39001", "An argument passed to the AI CPU side is empty or has a wrong length.", ["Check the argument named in the host log."], "传给 AI CPU 侧的参数为空或长度错误。", ["检查 Host 日志中指出的参数。"])
+ce("E39002", "The device driver did not return the device count / list.", ["Check the driver (`npu-smi info`, `dmesg`) and the device mounts.", COLLECT], "设备驱动没有返回设备数量 / 列表。", ["检查驱动（`npu-smi info`、`dmesg`）和设备挂载。", COLLECT_ZH])
+for code in ("E30007", "E39010"):
+    ce(code, "The AI CPU scheduler could not be added to its Cgroup: the Cgroup setup on the host is not as the device software expects.",
+       ["Check the host Cgroup configuration (cgroup v1/v2 mounts inside the container).", COLLECT], "AI CPU 调度器无法加入 Cgroup：宿主机的 Cgroup 配置与设备软件的预期不一致。", ["检查宿主机 Cgroup 配置（容器内 cgroup v1/v2 的挂载）。", COLLECT_ZH])
+for code, zc in (("E39004", "AI CPU 调度进程内部处理异常。"), ("E39005", "TSDaemon 进程内部处理异常。")):
+    ce(code, "An internal step of a device-side daemon (AI CPU scheduler / TSDaemon) failed.", [COLLECT, "Restart the device if it repeats (`npu-smi set -t reset -i <npu_id> -c 0`)."],
+       zc, [COLLECT_ZH, "反复出现时复位设备（`npu-smi set -t reset -i <npu_id> -c 0`）。"])
+for code in ("E30005", "E39009"):
+    ce(code, "The host could not reach the device: the device heartbeat is missing or the host-device channel is down.",
+       ["Check the device (`npu-smi info`, `dmesg`) and restart / reset it; see hw.lost-heartbeat.", COLLECT], "Host 无法连接设备：设备心跳丢失或 Host-Device 通道断开。", ["检查设备（`npu-smi info`、`dmesg`）并重启 / 复位；见 hw.lost-heartbeat。", COLLECT_ZH], conf="confirmed")
+ce("E39006", "Sending the operator package to the device failed: the HDC link is faulty or the device is abnormal.", ["Check device health and the host-device link; reset the device.", COLLECT],
+   "向设备发送算子包失败：HDC 链路故障或设备异常。", ["检查设备健康状态和 Host-Device 链路；复位设备。", COLLECT_ZH])
+ce("E39007", "A device-side subprocess did not start in time: it failed to start or the HDC link is faulty.", ["Check device health and leftover processes; reset the device.", COLLECT],
+   "设备侧子进程没有按时启动：启动失败或 HDC 链路故障。", ["检查设备健康状态和残留进程；复位设备。", COLLECT_ZH])
+ce("E30006", "The AI CPU operator package failed verification: the host-side package was modified / does not match, or a device ECC error corrupted it.",
+   ["Reinstall the CANN package carrying the AI CPU OPP (matching the toolkit); check the device for ECC errors."], "AI CPU 算子包校验失败：Host 侧包被修改 / 不配套，或设备 ECC 错误损坏了它。", ["重装包含 AI CPU 算子包的 CANN 软件包（与 toolkit 配套）；检查设备 ECC 错误。"])
+ce("E39011", "A software package could not be loaded on the device: signature check, decompression or installation failed there.", ["Reinstall the CANN / driver packages matching each other.", COLLECT],
+   "软件包无法在设备上加载：签名校验、解压或安装失败。", ["重装相互配套的 CANN / 驱动软件包。", COLLECT_ZH])
+ce("W40011", "The disk cache directory could not be created: no permission or an invalid name.", ["Fix the directory permission or name."], "无法创建磁盘缓存目录：无权限或目录名无效。", ["修正目录权限或名称。"])
+ce("W40012", "A parameter value is outside its effective range, so the default is used.", ["Set the parameter inside the range the message gives."], "参数取值超出有效范围，因此使用了默认值。", ["按报错给出的范围设置该参数。"])
+ce("E40002", "The Python interpreter is older than CANN's operator compiler needs.", ["Use a Python version the CANN release supports."], "Python 版本低于 CANN 算子编译器的要求。", ["使用 CANN 版本支持的 Python 版本。"])
+ce("E40003", "A JSON file could not be opened: deleted, not readable, or locked by another user.", ["Check the file and its permissions; avoid several users sharing the same cache."], "JSON 文件无法打开：已被删除、不可读，或被其他用户锁定。", ["检查该文件及其权限；避免多个用户共用同一缓存。"])
+ce("E40020", "A Python module CANN needs (te, tbe, op packages or their dependencies) is not importable in this environment.",
+   ["Install the missing module in the Python that runs the job and `source /usr/local/Ascend/ascend-toolkit/set_env.sh` so CANN's Python paths are set."],
+   "CANN 需要的 Python 模块（te、tbe、算子包或其依赖）在当前环境中无法导入。", ["在运行作业的 Python 中安装缺失的模块，并 `source /usr/local/Ascend/ascend-toolkit/set_env.sh` 以设置 CANN 的 Python 路径。"], conf="confirmed")
+ce("E40024", "A Python method CANN calls does not exist: a dependency is missing or of another version, or the CANN environment is not set.",
+   ["Check the dependency versions, source set_env.sh, reinstall the CANN package."], "CANN 调用的 Python 方法不存在：依赖缺失或版本不同，或 CANN 环境未设置。", ["检查依赖版本，source set_env.sh，重装 CANN 软件包。"])
+ce("E76002", "No ONNX parser is registered for an op type of the model being converted.", ["Remove / replace that operator or request support for it."], "正在转换的模型中有算子类型没有注册 ONNX 解析器。", ["删除 / 替换该算子，或申请支持。"])
+ce("EE1002", "A stream synchronisation exceeded its timeout: a task is stuck or the timeout is too short (rule rt.stream-sync-timeout).",
+   ["Check the timeout setting and look for the stuck task (other ranks, network)."], "stream 同步超时：有任务卡住，或超时设置过短（规则 rt.stream-sync-timeout）。", ["检查超时设置，找到卡住的任务（其他 rank、网络）。"], conf="confirmed")
+ce("EE1013", "The runtime could not get host memory (rule rt.host-memory-exhausted).", ["Free host memory / raise the container limit."], "Runtime 无法申请 Host 内存（规则 rt.host-memory-exhausted）。", ["释放 Host 内存 / 调大容器上限。"], conf="confirmed")
+ce("EE1014", "An operator binary could not be parsed: the file is damaged or was built with wrong parameters (rule rt.kernel-binary-invalid).", ["Rebuild / reinstall the operator binary for this CANN and chip."],
+   "算子二进制无法解析：文件损坏或编译参数错误（规则 rt.kernel-binary-invalid）。", ["针对当前 CANN 和芯片重新编译 / 重装算子二进制。"], conf="confirmed")
+ce("EE1021", "The OS could not create a semaphore, lock or thread for the runtime (rule rt.host-thread-create-failed).", ["Raise the thread / pid limits or reduce threads."],
+   "操作系统无法为 Runtime 创建信号量、锁或线程（规则 rt.host-thread-create-failed）。", ["调大线程 / PID 上限或减少线程。"], conf="confirmed")
+ce("EE4001", "The stream is already bound to another model.", ["Unbind it from the other model first; do not bind twice."], "该 stream 已绑定到另一个模型。", ["先从另一个模型解绑；不要重复绑定。"], conf="confirmed")
+ce("EE4002", "The stream to unbind is not bound to this model, or the model is still running.", ["Unbind only bound streams, after the model finished."], "要解绑的 stream 没有绑定到该模型，或模型仍在运行。", ["只解绑已绑定的 stream，并在模型执行完之后再解绑。"], conf="confirmed")
+for code, c, a, zc, za in [
+    ("EF2001", "numa_config.json has an invalid format.", ["Fix numa_config.json (or the environment variable pointing at it)."], "numa_config.json 格式无效。", ["修正 numa_config.json（或指向它的环境变量）。"]),
+    ("EF2002", "The tensor / data parallel sizes in graph_parallel_option.json do not fit the devices in numa_config.json.", ["Make the parallel sizes multiply to the device count of numa_config.json."], "graph_parallel_option.json 中的张量 / 数据并行数与 numa_config.json 中的设备不匹配。", ["让并行数的乘积等于 numa_config.json 中的设备数。"]),
+    ("EF2003", "The graph contains dynamic-shape operations, which this tool does not accept.", ["Use static shapes for the graph."], "图中包含动态 shape 操作，该工具不支持。", ["对图使用静态 shape。"]),
+    ("EF2004", "The slice number set for a node is not a positive integer.", ["Set a positive integer or leave it unset (default)."], "为节点设置的切分数不是正整数。", ["设置为正整数，或不设置（使用默认值）。"]),
+    ("EF2005", "A node's _process_node_engine_id attribute has a value other than NPU.", ["Unset the attribute or set it to NPU."], "节点的 _process_node_engine_id 属性值不是 NPU。", ["取消该属性，或设为 NPU。"]),
+    ("EF2006", "The memory budget for recompute is zero or negative.", ["Give a positive recompute memory budget."], "重计算的内存预算为零或负数。", ["给出正的重计算内存预算。"]),
+    ("EF2007", "The input GE graph is invalid (a cycle, or missing op information).", ["Fix the graph so it is acyclic and complete."], "输入的 GE 图无效（有环，或缺少算子信息）。", ["修正图，使其无环且信息完整。"]),
+    ("EF2008", "The input graph does not match the pattern the tool expects.", ["Check the graph against the required pattern."], "输入图与工具期望的模式不匹配。", ["对照要求的模式检查图。"])]:
+    ce(code, c, a, zc, za)
+ce("EH0010", "ACL could not get host memory: the host is out of memory or at its limit.", ["Free host memory / raise the container limit."], "ACL 无法申请 Host 内存：Host 内存耗尽或达到上限。", ["释放 Host 内存 / 调大容器上限。"], conf="confirmed")
+ce("EI0001", "An HCCL-related environment variable has an invalid value.", ["Fix the variable named in the message (HCCL_* / ranktable path)."], "与 HCCL 相关的某个环境变量取值无效。", ["修正报错中指出的变量（HCCL_* / ranktable 路径）。"], conf="confirmed")
+ce("EI0002", "A collective waited for a peer past the HCCL timeout: a rank failed earlier or is much slower (usually collateral).",
+   ["Check the other ranks for an earlier error; if all ranks report it, compare their error times and look for a slow rank; raise HCCL_EXEC_TIMEOUT only for legitimately slow steps."],
+   "集合通信等待对端超过 HCCL 超时：某个 rank 更早失败或慢得多（通常是连带结果）。", ["检查其他 rank 是否有更早的错误；所有 rank 都报时比较报错时间找出慢的 rank；只有步骤确实慢时才调大 HCCL_EXEC_TIMEOUT。"], conf="confirmed")
+ce("EI0007", "HCCL could not allocate memory or a notify for a communication resource.", ["Free device memory / notify resources (fewer graphs, smaller HCCL_BUFFSIZE).", COLLECT],
+   "HCCL 无法为通信资源申请内存或 notify。", ["释放 Device 内存 / notify 资源（减少图、调小 HCCL_BUFFSIZE）。", COLLECT_ZH])
+ce("EI0011", "HCCL could not allocate NPU memory for its buffers.", ["Free NPU memory (stop other processes, lower the model's memory budget, smaller HCCL_BUFFSIZE)."], "HCCL 无法为其缓冲区申请 NPU 内存。", ["释放 NPU 内存（停掉其他进程、降低模型显存预算、调小 HCCL_BUFFSIZE）。"], conf="confirmed")
+ce("EI0012", "An SDMA copy inside a collective failed: the network link dropped, the peer process exited, or a buffer was unallocated / too small / freed early.",
+   ["Check the links, whether a peer exited first, and the sizes of the buffers passed to the collective."], "集合通信中的 SDMA 拷贝失败：网络链路中断、对端进程退出，或缓冲区未分配 / 过小 / 被提前释放。", ["检查链路、是否有对端先退出，以及传给集合通信的缓冲区大小。"], conf="confirmed")
+ce("EI0013", "An RDMA error CQE: the network between the two devices is unstable or the peer process exited first.", ["Check the network devices between the two ends and whether the peer exited first."],
+   "RDMA 出现错误 CQE：两个设备之间的网络不稳定，或对端进程先退出。", ["检查两端之间的网络设备，以及对端是否先退出。"], conf="confirmed")
+ce("EI0014", "The ranktable content does not match the actual devices.", ["Regenerate the ranktable for this cluster (device ids, IPs)."], "ranktable 内容与实际设备不一致。", ["为当前集群重新生成 ranktable（设备 ID、IP）。"], conf="confirmed")
+ce("EK0007", "Two profiling modes were started at once (e.g. msprof on the command line and ACL profiling APIs in the app).", ["Use one profiling mode."], "同时启动了两种 profiling 模式（例如命令行 msprof 和应用中的 ACL profiling 接口）。", ["只使用一种 profiling 模式。"], conf="confirmed")
+for code in ("EK0201", "EK0202"):
+    ce(code, "Profiling could not get host memory.", ["Free host memory / raise the container limit."], "Profiling 无法申请 Host 内存。", ["释放 Host 内存 / 调大容器上限。"])
+ce("EK0203", "Profiling could not create a host thread (thread limits reached).", ["Raise the thread / pid limits or reduce threads."], "Profiling 无法创建 Host 线程（达到线程上限）。", ["调大线程 / PID 上限或减少线程。"])
+ce("EL0001", "The device does not exist or is abnormal for the driver (rule hw.device-absent).", ["Check `npu-smi info` on the host and the container's device mounts; see the errors before it."],
+   "驱动认为设备不存在或异常（规则 hw.device-absent）。", ["在宿主机检查 `npu-smi info` 和容器的设备挂载；看它之前的报错。"], conf="confirmed")
+ce("EL0004", "Device memory requested by a module could not be allocated: the HBM is used up.", ["Free device memory (other processes, lower the memory budget)."], "某模块请求的 Device 内存无法申请：HBM 已用完。", ["释放 Device 内存（其他进程、降低显存预算）。"], conf="confirmed")
+ce("EL0005", "The device resources are busy: held by another process, the device is being reset, or the software is not ready yet.", ["Stop other users of the device or wait and retry."],
+   "设备资源忙：被其他进程占用、设备正在复位，或软件尚未就绪。", ["停掉设备的其他使用者，或稍后重试。"], conf="confirmed")
+ce("EL0007", "No permission: the resource is held by someone else or the caller may not use this API (rule rt.device-no-permission).", ["Stop the other users and check permissions."],
+   "无权限：资源被其他人占用，或调用方无权使用该接口（规则 rt.device-no-permission）。", ["停掉其他使用者并检查权限。"], conf="confirmed")
+for code, zc in (("EL0012", "服务繁忙导致可用资源不足。"), ("EL0013", "服务繁忙导致 CDQM 资源不足。")):
+    ce(code, "Resources are short because the service is busy.", ["Reduce the load."], zc, ["降低负载。"])
+ce("EL0015", "The device is bound to another container or the user has no permission on it (rule rt.device-no-permission).", ["Check the configuration and leftover container processes."],
+   "设备已绑定到其他容器，或用户对它无权限（规则 rt.device-no-permission）。", ["检查配置和残留的容器进程。"], conf="confirmed")
+ce("EM9001", "The queue_schedule process is not in the shared memory group.", [COLLECT], "queue_schedule 进程没有加入共享内存组。", [COLLECT_ZH])
+ce("EM9002", "The queue_schedule process failed internally during initialisation.", [COLLECT], "queue_schedule 进程初始化时内部处理异常。", [COLLECT_ZH])
+for code, c, zc in [("EZ0501", "No IR is registered for the operator type (the op does not exist in this CANN).", "该算子类型没有注册 IR（当前 CANN 中没有该算子）。"),
+                    ("EZ3002", "The operator type is not supported by the op information library for this specification (dtype / shape / format).", "算子信息库不支持该规格（dtype / shape / 格式）下的该算子类型。"),
+                    ("EZ3003", "No ops kernel or engine supports the operator: the op package lacks it or is not installed.", "没有任何算子库 / 引擎支持该算子：算子包中没有它或未安装。"),
+                    ("EZ9010", "No parser is registered for the operator type.", "该算子类型没有注册解析器。")]:
+    ce(code, c, ["Check the OPP / kernels package is installed and matches the toolkit; replace the operator or request support.", VERSIONS], zc,
+       ["确认 OPP / kernels 包已安装且与 toolkit 配套；替换该算子或申请支持。", VERSIONS_ZH], conf="confirmed")
+for code, c, zc in [("EB0000", "The operator's IR is invalid (custom TBE operator).", "算子的 IR 无效（自定义 TBE 算子）。"),
+                    ("EB1000", "Primitives are misused or misaligned, or parameters have wrong types (custom TBE operator).", "原语使用不当或未对齐，或参数类型错误（自定义 TBE 算子）。"),
+                    ("EB3000", "The memory allocated in the operator is out of the allowed range.", "算子中分配的内存超出了允许范围。"),
+                    ("EB4000", "An instruction parameter is wrong (offset alignment / instruction choice).", "指令参数错误（偏移对齐 / 指令选择）。"),
+                    ("EB9000", "The operator's IR is invalid.", "算子的 IR 无效。"),
+                    ("EB0500", "The compiler check failed; the message gives the reason.", "编译器检查失败；报错给出了原因。")]:
+    ce(code, c, ["Check the custom operator's compute / schedule code against the TBE guide; for built-in ops upgrade CANN."], zc, ["对照 TBE 指南检查自定义算子的 compute / schedule 代码；内置算子升级 CANN。"])
+for code, who, zwho in [("E19999", "graph engine (GE)", "图引擎（GE）"), ("E39999", "AI CPU", "AI CPU"), ("EE9999", "runtime", "Runtime"), ("EH9999", "ACL", "ACL"),
+                        ("EI9999", "HCCL", "HCCL"), ("EJ9999", "HCCP", "HCCP"), ("EL9999", "driver", "驱动")]:
+    ce(code, f"An inner error of the {who}: the code itself carries no cause; the TraceBack lines printed under it and the plog name the first failing call.",
+       ["Read the TraceBack lines under this code (the first one is the earliest failure) and match them against the specific rules.", COLLECT],
+       f"{zwho}内部错误：该错误码本身不含原因；其下打印的 TraceBack 行和 plog 给出了第一个失败的调用。", ["看该错误码下的 TraceBack 行（第一行是最早的失败），与具体规则对照。", COLLECT_ZH],
+       documented=False)
+ce("EI0009", "HCCL could not initialise a transport between two ranks (link set-up failed).", ["Check the links / ports between the ranks and the first error on each rank.", COLLECT],
+   "HCCL 无法在两个 rank 之间初始化传输通道（建链失败）。", ["检查 rank 之间的链路 / 端口，以及每个 rank 上的第一个错误。", COLLECT_ZH])
+
+for code, c, zc, rule in [
+    ("EE1001", "A runtime argument check failed; the reason names the value (for example ASCEND_RT_VISIBLE_DEVICES out of range or not ascending).", "Runtime 参数校验失败；原因中写明了取值（例如 ASCEND_RT_VISIBLE_DEVICES 越界或不是升序）。", "rt.api-invalid-argument / device.*"),
+    ("EE1003", "A runtime API got a parameter value outside the expected range; the message names function, parameter, value and expected value.", "Runtime 接口的参数值超出期望范围；报错写明了函数、参数、取值和期望值。", "rt.api-invalid-argument"),
+    ("EE1004", "A runtime API got a null pointer for a required argument.", "Runtime 接口的必需参数收到了空指针。", "rt.api-invalid-argument"),
+    ("EE1005", "The operation is not supported by this system or device (product or driver lacks it).", "当前系统或设备不支持该操作（产品或驱动不具备）。", "rt.feature-not-supported"),
+    ("EE1006", "The operation is not supported in this form (stream type, flags, SoC); the reason says which.", "该操作在这种形式下不支持（流类型、标志、SoC）；原因中写明了具体情况。", "rt.feature-not-supported"),
+    ("EE1007", "The stream could not be bound to the model (already bound elsewhere, or its state does not allow it).", "stream 无法绑定到模型（已绑定到别处，或其状态不允许）。", "rt.api-call-sequence"),
+    ("EE1009", "A model / ACL graph failed to execute; the reason and the device errors before it name the failing task.", "模型 / ACL Graph 执行失败；原因及之前的设备错误给出了失败的任务。", "rt.model-execute-failed"),
+    ("EE1010", "An object (stream, model, label) was used from a context it does not belong to.", "某个对象（stream、model、label）在不属于它的 context 中被使用。", "rt.wrong-device-context"),
+    ("EE1011", "A parameter value is invalid for the reason the message gives.", "参数取值无效，原因见报错。", "rt.api-invalid-argument"),
+    ("EE1012", "A value is invalid for the reason the message gives.", "某个取值无效，原因见报错。", "rt.api-invalid-argument"),
+    ("EE1015", "The installed driver lacks a capability this runtime needs (driver older than CANN requires).", "已安装的驱动缺少当前 Runtime 需要的能力（驱动比 CANN 要求的旧）。", "rt.driver-too-old"),
+    ("EE1016", "The operation is not supported in the current mode (ACL graph capture rules, graph-only APIs, stream type); the reason says which.", "当前模式下不支持该操作（ACL Graph 捕获规则、仅图模式可用的接口、流类型）；原因中写明了具体情况。", "rt.aclgraph-capture-violation / rt.feature-not-supported"),
+    ("EE1017", "A parameter (often a handle) is invalid: destroyed, or of another type.", "某个参数（常为句柄）无效：已被销毁，或类型不对。", "rt.api-invalid-argument"),
+    ("EE1018", "Runtime APIs were called in the wrong order or on an object in the wrong state; the reason says which rule.", "Runtime 接口调用顺序错误，或对象状态不对；原因中写明了违反的规则。", "rt.api-call-sequence"),
+    ("EE1019", "A task could not be added: the stream already holds the maximum number of pending tasks.", "无法添加任务：stream 上待执行的任务已达上限。", "rt.stream-task-queue-full"),
+    ("EE1020", "A C library call inside the runtime failed (errno in the message).", "Runtime 内部的 C 库调用失败（errno 见报错）。", "rt.stdlib-call-failed"),
+    ("EE1022", "Several parameter values are invalid together, for the reason given.", "多个参数取值组合无效，原因见报错。", "rt.api-invalid-argument"),
+    ("EE2002", "A runtime environment variable has an invalid value (LD_LIBRARY_PATH without the CANN libraries, ASCEND_RT_VISIBLE_DEVICES duplicated / unordered).", "Runtime 环境变量取值无效（LD_LIBRARY_PATH 中没有 CANN 库、ASCEND_RT_VISIBLE_DEVICES 重复 / 非升序）。", "rt.ld-library-path-invalid / device.*"),
+    ("EZ2001", "The device's health management reported a hardware (RAS) fault at the time of an AI Core error; the fault, not the kernel, is the cause.", "设备健康管理在 AI Core 报错的同时上报了硬件（RAS）故障；原因是硬件故障，而不是 kernel。", "hw.ras-fault-event"),
+    ("WE0001", "A warning: the requested use is not supported (for example external event record / wait on an event not created for it).", "告警：请求的用法不受支持（例如对不是为此创建的 event 做外部记录 / 等待）。", "rt.feature-not-supported"),
+]:
+    ce(code, c + f" See rule {rule}.", ["Follow the cause and fix of the named rule; the message's function and reason say which case applies.", COLLECT],
+       zc + f"见规则 {rule}。", ["按所述规则的原因和处理方法处理；报错中的函数和原因说明了属于哪种情况。", COLLECT_ZH], documented=False)
+ce("EE1023", "A device resource pool is exhausted (streams, events, notifies, or the async-copy queue of an ACL graph); the reason names which (runtime FAQ EE1023; rules rt.stream-resource-exhausted, rt.event-resource-exhausted, rt.notify-resource-exhausted, rt.async-copy-queue-full).",
+   ["Pair create / destroy calls, destroy finished graphs, capture fewer graph sizes, check other processes on the NPU (`npu-smi info`)."],
+   "设备资源池耗尽（stream、event、notify，或 ACL Graph 的异步拷贝队列）；原因中写明了是哪一种（Runtime FAQ EE1023；规则 rt.stream-resource-exhausted、rt.event-resource-exhausted、rt.notify-resource-exhausted、rt.async-copy-queue-full）。",
+   ["创建与销毁成对调用，销毁执行完的图，减少捕获档位，检查同一 NPU 上的其他进程（`npu-smi info`）。"], conf="confirmed")
+
+
+def cann_entries(repo: str) -> dict[str, dict]:
+    """causes / actions / documented / confidence / zh for every code of cann_error.yaml."""
+    import json
+    import subprocess
+    text = subprocess.run(["git", "-C", repo, "show", "HEAD:src/dfx/error_manager/error_code.json"], capture_output=True, text=True, check=True).stdout
+    meta = {e["ErrCode"]: e for e in json.loads(text)["error_info_list"]}
+    table = yaml.safe_load((ROOT / "rules/codes/cann_error.yaml").read_text(encoding="utf-8"))["codes"]
+    out = {}
+    for code, entry in table.items():
+        m = meta.get(code, {})
+        module = code[1]
+        title_zh = TITLE_ZH.get(m.get("errTitle", entry.get("name", "")), TITLE_ZH.get(entry.get("name", ""), "错误"))
+        zh_meaning = f"{CLASS_ZH.get(module, '')}{'：' if CLASS_ZH.get(module) else ''}{title_zh}"
+        if code in C:
+            item = dict(C[code])
+            item["zh"] = {"meaning": zh_meaning, **C[code]["zh"]}
+            out[code] = item
+            continue
+        msg = " ".join((m.get("ErrMessage") or entry["meaning"]).split())
+        acts, zacts = OP_ACT if module in "56789AOZ" else CLASS_ACT.get(module, ([COLLECT], [COLLECT_ZH]))
+        out[code] = {"causes": f'No cause is documented for this code; its message says what failed: "{msg}"',
+                     "actions": list(acts), "documented": False, "confidence": "likely",
+                     "zh": {"meaning": zh_meaning, "causes": f"错误码表没有给出原因；报错信息本身说明了失败内容：\"{msg}\"", "actions": list(zacts)}}
+    return out
+
+
+MODULE_ZH = {
+    "1": ("图引擎（GE）", "图编译和图执行阶段报出的错误"), "2": ("融合引擎（FE）", "算子选择和图融合阶段报出的错误"), "3": ("AI CPU", "AI CPU 算子和调度报出的错误"),
+    "4": ("TE 融合 / TBE", "TBE 算子编译报出的错误"), "5": ("算子输入校验", "算子校验输入（shape、格式、dtype）时报出的错误"), "6": ("算子参数校验", "算子校验参数和属性时报出的错误"),
+    "7": ("Vector 算子插件", "算子插件报出的错误"), "8": ("Vector 算子", "Vector 算子实现报出的错误"), "9": ("算子编译", "算子 kernel 编译报出的错误"), "A": ("算子编译", "算子 kernel 编译报出的错误"),
+    "B": ("TBE pass 编译", "TBE pass 编译报出的错误"), "C": ("Auto Tune", "调优工具报出的错误"), "D": ("RL Tune", "调优工具报出的错误"),
+    "E": ("Runtime（RTS）", "Runtime 接口和设备任务报出的错误"), "F": ("LxFusion / MDAT 部署", "LxFusion / MDAT 部署工具报出的错误"), "G": ("AOE", "AOE 调优工具报出的错误"),
+    "H": ("ACL", "AscendCL 接口报出的错误"), "I": ("HCCL", "集合通信库报出的错误"), "J": ("HCCP", "集合通信的设备侧进程（网口 / RDMA）报出的错误"),
+    "K": ("Profiling", "性能采集报出的错误"), "L": ("驱动", "NPU 驱动报出的错误"), "M": ("队列调度", "队列调度进程报出的错误"), "N": ("DVPP", "媒体数据处理报出的错误"),
+    "O": ("AMCT", "模型压缩工具报出的错误"), "P": ("Dump", "数据 dump 报出的错误"), "Z": ("通用算子 / aclnn", "通用算子和 aclnn 接口报出的错误"),
+}
+
+
+def module_entries() -> dict[str, dict]:
+    table = yaml.safe_load((ROOT / "rules/codes/cann_module.yaml").read_text(encoding="utf-8"))["codes"]
+    out = {}
+    for letter, entry in table.items():
+        key = str(letter)
+        name_zh, what_zh = MODULE_ZH.get(key, (entry["name"], f"{entry['name']} 模块报出的错误"))
+        out[key] = {"causes": f"The error comes from the {entry['name']} module. Codes ending in 9999 are its inner errors (the lines under them name the real failure); lower numbers are usage or environment problems this module detected.",
+                    "actions": ["Read the message and the TraceBack lines under the code; look the full code up in the cann_error table.", COLLECT],
+                    "documented": True, "confidence": "likely",
+                    "zh": {"meaning": f"{name_zh}：{what_zh}", "causes": f"错误来自 {name_zh} 模块。以 9999 结尾的是该模块的内部错误（其下的行给出真正的失败）；编号较小的是该模块检测到的使用或环境问题。",
+                           "actions": ["看报错信息和错误码下的 TraceBack 行；在 cann_error 表中查完整的错误码。", COLLECT_ZH]}}
+    return out
+
+
 if __name__ == "__main__":
     write_table(ROOT / "rules/codes/acl_error.yaml", ACL)
+    write_table(ROOT / "rules/codes/cann_error.yaml", cann_entries("/work/.mirror/hicann+runtime/repo"))
+    write_table(ROOT / "rules/codes/cann_module.yaml", module_entries())
