@@ -29,7 +29,7 @@ def summary(target: str, sections: list[tuple[str, str]], skipped: list[str]) ->
 
 @app.command("collect")
 def collect_command(
-    output: str = typer.Option(None, "--output", "-o",
+    output: str = typer.Option(None, "--output", "-o", metavar="FILE",
                                help="File to write (default, or -: standard output)."),
 ) -> None:
     """Gather versions, devices and environment (read-only) into one file for `triage analyze`."""

@@ -66,7 +66,8 @@ class Catalog(BaseModel):
 
 
 # printf conversions (with flags, width, precision, length) and Python format fields
-_PRINTF = re.compile(r"%[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64|I32)?[diouxXeEfgGcspn]")
+# (no space flag: "% e" in a message is arithmetic text, not a conversion)
+_PRINTF = re.compile(r"%[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64|I32)?[diouxXeEfgGcspn]")
 _FORMAT = re.compile(r"\{[A-Za-z0-9_.\[\]()'\"]*(?:![rsa])?(?::[^{}]*)?\}")
 #: What a placeholder becomes in an instantiated template: a short token that a tolerant rule
 #: pattern (``\d+``, ``\w+``, ``\S+``, ``.*``) accepts.
