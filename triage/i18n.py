@@ -119,7 +119,7 @@ _TEXT: dict[str, dict[str, str]] = {
                   "zh": "已读 {n} 行 · triage {version} · 规则库 {digest}"},
 }
 
-_CONFIDENCE_ZH = {"confirmed": "已确认", "likely": "较可能", "hypothesis": "推测"}
+_CONFIDENCE_ZH = {"confirmed": "已证实", "likely": "很可能", "hypothesis": "推测"}
 
 # The report's own notices and the cluster's reasons are built in English (they are data, the same in
 # every output); a Chinese report shows them through these patterns. A notice no pattern knows is
