@@ -98,13 +98,9 @@ def summarize(paths: str | Path | Sequence[str | Path], *, rules: RuleSet | None
     """The language-neutral summary of some logs (what ``triage analyze --format summary``
     writes), to be merged with others by :func:`merge`. ``node`` names the machine the logs come
     from when their lines and paths do not (default: the host name). Raises as :func:`analyze`."""
-    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level, as_text=as_text)
+    analysis = _read_paths(paths, rules=rules, jobs=jobs, node_level=node_level, as_text=as_text, node=node)
     summary = analysis.summary()
-    if node is not None:
-        summary = summary.model_copy(update={"host": node,
-                                             "files": [f.model_copy(update={"node": f.node or node})
-                                                       for f in summary.files]})
-    return summary
+    return summary.model_copy(update={"host": node}) if node is not None else summary
 
 
 def merge(summaries: Sequence[Summary], *, rules: RuleSet | None = None, knowledge: Knowledge | None = None,
@@ -127,12 +123,13 @@ def merge(summaries: Sequence[Summary], *, rules: RuleSet | None = None, knowled
 
 
 def _read_paths(paths, *, rules=None, matcher=None, knowledge=None, lang=None, jobs=1, node_level=None,
-                as_text=False) -> Analysis:
+                as_text=False, node=None) -> Analysis:
     from triage.parallel import PARALLEL_THRESHOLD, available_cpus, plan, read_all
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
     sources, problems = expand_inputs([str(p) for p in paths], node_level=node_level)
+    sources = with_node(sources, node)
     size = total_size(sources)
     if matcher is None and size < SMALL_INPUT:
         matcher = "small"
@@ -145,6 +142,16 @@ def _read_paths(paths, *, rules=None, matcher=None, knowledge=None, lang=None, j
     return analysis
 
 
+
+
+def with_node(sources: list[Source], node: str | None) -> list[Source]:
+    """``sources`` with ``node`` as the node of those whose path names none (``--node``): the
+    origin of their lines then carries it, as if a bundle folder had named it."""
+    if node is None:
+        return sources
+    from dataclasses import replace
+
+    return [s if s.node else replace(s, node=node) for s in sources]
 
 
 def expand_inputs(paths: Sequence[str], node_level: int | None = None) -> tuple[list[Source], list[SInputError]]:

@@ -119,7 +119,8 @@ def analyze(
     node_level: int = typer.Option(None, "--node-level", metavar="N", min=1,
                                    help="Take the N-th folder level below a named directory as the node name."),
     node: str = typer.Option(None, "--node", metavar="NAME",
-                             help="With --format summary: the node these logs come from (default: the host name)."),
+                             help="The node these logs come from, where their lines and paths name none "
+                                  "(for --format summary on each node, then triage merge)."),
     ray: bool = typer.Option(False, "--ray", help="Fan out over a Ray cluster: one task per path (needs triage[ray])."),
     ray_address: str = typer.Option(None, "--ray-address", metavar="ADDR",
                                     help="The Ray cluster to use (default: RAY_ADDRESS, else a local Ray)."),
@@ -130,7 +131,7 @@ def analyze(
     archives (.tar.*, .zip), or - for standard input (the default). With --ray, a path may be
     NODE_IP:PATH to read a node-local path on that node.
     """
-    from triage.api import SMALL_INPUT, expand_inputs, total_size
+    from triage.api import SMALL_INPUT, expand_inputs, total_size, with_node
     from triage.engine import Analysis
 
     fmt = format.value
@@ -155,6 +156,7 @@ def analyze(
                 analysis.add_summary(summary)
         else:
             sources, problems = expand_inputs(paths or ["-"], node_level=node_level)
+            sources = with_node(sources, node)
             size = total_size(sources)
             if matcher is None and size < SMALL_INPUT:
                 matcher = "small"
@@ -170,8 +172,7 @@ def analyze(
     if fmt == "summary":
         summary = analysis.summary()
         if node is not None:
-            summary = summary.model_copy(update={"host": node, "files": [
-                f.model_copy(update={"node": f.node or node}) for f in summary.files]})
+            summary = summary.model_copy(update={"host": node})
         print(summary.model_dump_json())
         for problem in summary.input_errors:
             console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,

@@ -20,7 +20,7 @@ from triage.correlate.links import Item, explain, incidents
 from triage.correlate.times import Clock
 from triage.i18n import resolve_lang
 from triage.loader import RuleSet
-from triage.rank import GENERIC, SPECIFIC, UNEXPLAINED, confidence_of, rank_key, tier_of
+from triage.rank import GENERIC, UNEXPLAINED, confidence_of, rank_key, tier_of
 from triage.report import (
     Evidence,
     Fact,
@@ -35,7 +35,7 @@ from triage.report import (
 )
 from triage.schema import SEVERITIES
 from triage.summary import SEvidence, SFact, SHits, SOrigin, Summary, SUnrecognised
-from triage.unexplained import component_and_layer, pick, texts
+from triage.unexplained import component_and_layer, pick, says_something, texts
 
 MAX_UNRECOGNISED_SHOWN = 10
 
@@ -270,14 +270,18 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     if root is None or root.generic or root.rule_id.startswith("unexplained."):
         from triage.engine import KIND_RANK
 
-        picked = sorted(summary.unrecognised, key=lambda u: (KIND_RANK[u.kind], u.file, u.line))
+        # a bare wrapper line (``EI9999: Inner Error!``) is already shown by its generic finding
+        wrapper_lines = {(o.file, o.first_line) for it in ranked if it.tier == GENERIC for o in it.origins}
+        listed = [u for u in summary.unrecognised if says_something(u) or (u.file, u.line) not in wrapper_lines]
+        picked = sorted(listed, key=lambda u: (KIND_RANK[u.kind], u.file, u.line))
         unrecognised = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
                                      origin=Origin(**u.origin) if u.origin else Origin())
                         for u in sorted(picked[:MAX_UNRECOGNISED_SHOWN], key=lambda u: (u.file, u.line))]
     groups = incidents(ranked)
     incident_list = []
     for origins, members in groups:
-        symptoms = [it.id for it in members if _explained_here(it, origins)]
+        keys = {o.key() for o in origins}
+        symptoms = [it.id for it in members if _explained_here(it, keys)]
         roots = [it for it in members if it.error_level and it.id not in symptoms]
         incident_list.append(Incident(
             origins=[IncidentOrigin(node=o.origin.get("node"), rank=o.origin.get("rank"),
@@ -286,7 +290,8 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     root_item = next((it for it in ranked if root is not None and it.id == root.rule_id), None)
     world = facts.value("world_size")
     seen = [u.origin for u in summary.unrecognised if u.origin] + [{"node": f.node} for f in summary.files if f.node]
-    cluster = verdict(ranked, root_item, files, clock, int(world) if world and world.isdigit() else None, seen)
+    world_size = int(world) if world and world.isdigit() and len(world) <= 7 else None
+    cluster = verdict(ranked, root_item, files, clock, world_size, seen)
     return Report(
         triage_version=summary.triage_version or _triage_version(), rules_digest=rules.digest, root_cause=root,
         findings=findings, unrecognised=unrecognised, lines_read=summary.lines_read, files=files,
@@ -369,9 +374,8 @@ def _is_wrapper(it: Item, payload: dict) -> bool:
     return entry is None or (not entry.documented and not entry.causes)
 
 
-def _explained_here(it: Item, origins: list[SOrigin]) -> bool:
-    """Whether every occurrence of ``it`` among ``origins`` is explained (a symptom there)."""
-    keys = {o.key() for o in origins}
+def _explained_here(it: Item, keys: set[tuple]) -> bool:
+    """Whether every occurrence of ``it`` on the origins ``keys`` is explained (a symptom there)."""
     mine = [o for o in it.origins if o.key() in keys]
     if it.pack == "compat":
         return it.suppressed_by is not None
@@ -421,4 +425,4 @@ def _triage_version() -> str:
     return __version__
 
 
-__all__ = ["diagnose", "finding_of", "live_finding", "rule_texts", "MergedFacts", "SPECIFIC"]
+__all__ = ["diagnose", "finding_of", "live_finding", "rule_texts", "MergedFacts"]

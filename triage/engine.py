@@ -26,6 +26,7 @@ from triage.matching.base import DETECTORS, exact_prefilter
 from triage.normalize import LineView
 from triage.reader import BLOCK_SIZE, MAX_LINE, BlockReader, decode_line
 from triage.report import Finding, Report
+from triage.unexplained import says_something
 from triage.summary import (
     EVIDENCE_FIRST,
     MAX_KEPT,
@@ -61,6 +62,8 @@ KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-e
 # it survived: not the start of a run)
 _START = re.compile(r"^(?:vLLM API server version \S+|Initializing an? (?:V1 )?LLM engine \(v)", re.ASCII)
 _MASK = re.compile(r"\d+")
+#: Occurrences of a rule on one origin whose time is looked for when the first one had none.
+TIME_TRIES = 8
 
 
 def _stime(t: LineTime | None) -> STime | None:
@@ -121,8 +124,11 @@ class _Read:
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
 
     def origin(self, raw: str) -> Origin:
+        """The line's own origin, completed by what its file's path and node say."""
         own = origin_of_line(raw)
-        return own.merged(self.file_origin) if own is not EMPTY else self.file_origin
+        if own is EMPTY:
+            return self.file_origin
+        return own if self.file_origin is EMPTY else own.merged(self.file_origin)
 
     def summary(self, analysis: Analysis, continues: bool = False) -> Summary:
         hits = []
@@ -262,6 +268,18 @@ class Analysis:
         """Add the summary of inputs read elsewhere (another process, node or Ray task)."""
         self.summaries.append(summary)
 
+    def announce_unexplained(self, summary: Summary) -> None:
+        """Call :attr:`on_unexplained` for the unexplained lines of ``summary`` (read elsewhere)
+        not announced before, once each."""
+        if self.on_unexplained is None:
+            return
+        name = summary.files[0].name if summary.files else None
+        for u in summary.unrecognised:
+            key = (u.kind, u.key)
+            if key not in self._unexplained_seen and says_something(u):
+                self._unexplained_seen.add(key)
+                self.on_unexplained(summary.files[u.file].name if u.file < len(summary.files) else name, u)
+
     def announce(self, summary: Summary) -> list[Finding]:
         """The findings of ``summary`` (read elsewhere) whose rules had not fired before, each with
         its first occurrence, marked as announced."""
@@ -379,18 +397,25 @@ class Analysis:
             state.last_occurrence = (origin, texts)
         key = ("rank", origin.node, origin.rank) if origin.rank is not None else ("file",)
         ostate = state.origins.get(key)
+        text = texts[0][1]
         if ostate is None:
             if len(state.origins) < MAX_ORIGINS:
-                when = time_of_line(texts[0][1])
+                when = time_of_line(text)
                 if when is not None:
                     read.clock.see(when)
-                state.origins[key] = _OriginState(origin, 1, line, state.last_line, texts[0][1], _stime(when),
-                                                  peer_of_line(texts[0][1]))
+                state.origins[key] = _OriginState(origin, 1, line, state.last_line, text, _stime(when),
+                                                  peer_of_line(text) if "ank" in text else None)
         else:
             ostate.count += 1
             ostate.last_line = state.last_line
-            if ostate.peer is None and state.rule.rule.component == "HCCL":
-                ostate.peer = peer_of_line(texts[0][1])
+            if ostate.peer is None and "ank" in text:
+                ostate.peer = peer_of_line(text)
+            if ostate.time is None and ostate.count <= TIME_TRIES:
+                # the first occurrence had no time (a bare traceback line): a later one may
+                when = time_of_line(text)
+                if when is not None:
+                    read.clock.see(when)
+                    ostate.time = _stime(when)
         if rule.index not in self._announced:
             self._announced.add(rule.index)
             from triage.diagnose import live_finding
@@ -409,7 +434,8 @@ class Analysis:
                     u = SUnrecognised(file=0, line=line_no, text=view.raw, kind=kind, key=key[1],
                                       origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when))
                     read.unrecognised[key] = u
-                    if self.on_unexplained is not None and key not in self._unexplained_seen:
+                    if (self.on_unexplained is not None and key not in self._unexplained_seen
+                            and says_something(u)):  # a bare wrapper line is announced as its finding
                         self._unexplained_seen.add(key)
                         self.on_unexplained(file, u)
                 return

@@ -104,6 +104,14 @@ class _Best:
             self.others.append(value)
 
 
+def prefers(prefer: str, a_priority: int, a_pos: tuple[int, int], b_priority: int, b_pos: tuple[int, int]) -> bool:
+    """Whether a value read at ``a_pos`` by an extractor of ``a_priority`` replaces one read at
+    ``b_pos`` with ``b_priority`` (see :func:`_beats`)."""
+    if prefer == "last":
+        return a_pos > b_pos or (a_pos == b_pos and a_priority > b_priority)
+    return a_priority > b_priority or (a_priority == b_priority and a_pos < b_pos)
+
+
 def _beats(prefer: str, priority: int, position: tuple[int, int], best: _Best) -> bool:
     """Whether a value read at ``position`` by an extractor of ``priority`` replaces ``best``.
 
@@ -111,9 +119,7 @@ def _beats(prefer: str, priority: int, position: tuple[int, int], best: _Best) -
     extractor only breaking a tie on the same line: a log with several start-ups failed in the last.
     ``prefer: first`` facts (versions) take the stronger extractor, then the earliest line.
     """
-    if prefer == "last":
-        return position > best.position or (position == best.position and priority > best.priority)
-    return priority > best.priority or (priority == best.priority and position < best.position)
+    return prefers(prefer, priority, position, best.priority, best.position)
 
 
 class FactStore:

@@ -43,12 +43,19 @@ def split_pinned(path: str) -> tuple[str | None, str]:
 
 def _summarize_task(path: str, packs: list[str], disable: list[str], node_level: int | None, as_text: bool,
                     node: str | None) -> Summary:
-    """The body of a Ray task: the summary of one path on the node that runs it."""
+    """The body of a Ray task: the summary of one path on the node that runs it. A path that
+    cannot be read is an input error in the summary (as in a local analysis), not a failed task."""
     from triage.api import summarize
+    from triage.errors import InputError
     from triage.loader import entry_point_packs, load_rules, user_packs_from_env
+    from triage.summary import SInputError
 
     rules = load_rules([*entry_point_packs(), *user_packs_from_env(), *packs], disabled=disable)
-    return summarize(path, rules=rules, jobs=1, node_level=node_level, node=node, as_text=as_text)
+    try:
+        return summarize(path, rules=rules, jobs=1, node_level=node_level, node=node, as_text=as_text)
+    except InputError as exc:
+        return Summary(rules_digest=rules.digest, host=node,
+                       input_errors=[SInputError(file=path, message=str(exc))])
 
 
 def ray_summaries(paths: Sequence[str], *, rules: Sequence[str | Path] | None = None,

@@ -60,10 +60,6 @@ _TEXT: dict[str, dict[str, str]] = {
     "note": {"en": "note", "zh": "提示"},
     "truncated_line": {"en": "{where} is {length} bytes long; matched on its first {limit} bytes",
                        "zh": "{where} 长 {length} 字节，只匹配了前 {limit} 字节"},
-    "lines_read": {"en": "{n} line read", "zh": "已读 {n} 行"},
-    "lines_read_plural": {"en": "{n} lines read", "zh": "已读 {n} 行"},
-    "findings_count": {"en": "{n} finding", "zh": "{n} 项发现"},
-    "findings_count_plural": {"en": "{n} findings", "zh": "{n} 项发现"},
     "layer_guessed": {"en": "layer guessed from the module that printed it", "zh": "层级由打印该行的模块推断"},
     "legend": {
         "en": "Layers: hardware = the NPU, its memory and links; driver = NPU driver, CANN, HCCL set-up, "
@@ -77,18 +73,11 @@ _TEXT: dict[str, dict[str, str]] = {
                      "zh": "没有读到任何内容：见下方的输入错误"},
     "empty": {"en": "No problem found in 0 lines: the input was empty", "zh": "未发现问题：输入为空（0 行）"},
     "clean": {"en": "No problem found in {lines}", "zh": "未发现问题（共 {lines}）"},
-    "incomplete": {"en": "Input incomplete: {what}; {lines} read before it",
-                   "zh": "输入不完整：{what}；此前已读 {lines}"},
-    "line_word": {"en": "line", "zh": "行"},
-    "lines_word": {"en": "lines", "zh": "行"},
-    "incidents": {"en": "Incidents", "zh": "独立事件"},
-    "incident": {"en": "Incident", "zh": "事件"},
     "other_incidents": {"en": "Separate incidents", "zh": "独立事件"},
     "no_error_finding": {"en": "no error-level finding", "zh": "没有 error 级别的发现"},
     "cluster": {"en": "Cluster", "zh": "集群"},
     "first_failure": {"en": "First failure", "zh": "最先失败"},
     "symptom": {"en": "Symptom", "zh": "连带现象"},
-    "symptoms": {"en": "symptoms", "zh": "连带现象"},
     "some_inputs": {"en": "some inputs", "zh": "部分输入"},
     "symptom_line": {"en": "{who} show {rule}, caused by {cause}", "zh": "{who}出现 {rule}，由 {cause} 引起"},
     "world_size": {"en": "world size {n}", "zh": "world size 为 {n}"},
@@ -98,7 +87,6 @@ _TEXT: dict[str, dict[str, str]] = {
     "subset": {"en": "{k} of {n} ranks failed with it (node-local: suspect those cards or nodes)",
                "zh": "{n} 个 rank 中有 {k} 个因此失败（局部故障：重点排查这些卡或节点）"},
     "suspect": {"en": "Suspect", "zh": "可疑"},
-    "ranks_word": {"en": "ranks", "zh": "rank"},
     "rules_digest": {"en": "rules {digest}", "zh": "规则库 {digest}"},
     "compat_digest": {"en": "compat {digest}", "zh": "配套表 {digest}"},
     # Markdown
@@ -171,20 +159,6 @@ def t(key: str, lang: str, **values) -> str:
     entry = _TEXT[key]
     text = entry.get(lang) or entry["en"]
     return text.format(**values) if values else text
-
-
-def lines_phrase(n: int, lang: str) -> str:
-    """``1 line`` / ``3 lines`` (``3 行`` in Chinese)."""
-    if lang == "zh":
-        return f"{n} 行"
-    return f"{n} line" if n == 1 else f"{n} lines"
-
-
-def count_phrase(n: int, singular: str, plural: str | None = None, lang: str = "en") -> str:
-    """``1 finding`` / ``2 findings``; Chinese has no plural."""
-    if lang == "zh":
-        return f"{n} {singular}"
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
 
 
 def layer_label(layer: str, lang: str) -> str:

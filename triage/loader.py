@@ -213,35 +213,16 @@ def _cache_path(key: str) -> Path:
 
 
 def _cache_load(key: str):
-    import pickle
+    """The validated rule set cached for ``key`` (see :func:`triage.cache.load_pickle`), or None."""
+    from triage.cache import load_pickle
 
-    try:
-        path = _cache_path(key)
-        st = path.stat()
-        # A pickle can run code: trust only our own file that nobody else can write.
-        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
-            return None
-        with path.open("rb") as f:
-            return pickle.load(f)
-    except Exception:  # absent, stale or unreadable: validate from the files
-        return None
+    return load_pickle(_cache_path(key))
 
 
 def _cache_store(key: str, value) -> None:
-    import os as _os
-    import pickle
+    from triage.cache import store_pickle
 
-    try:
-        path = _cache_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{_os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
-        for old in sorted(path.parent.glob("rules-*.pickle"), key=lambda p: p.stat().st_mtime)[:-8]:
-            old.unlink(missing_ok=True)
-    except Exception:  # a read-only cache directory is no reason to fail
-        pass
+    store_pickle(_cache_path(key), value, keep=8)
 
 
 def _read(file: Path, problems: list[RuleProblem]) -> str | None:

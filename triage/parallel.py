@@ -91,11 +91,14 @@ def _splittable(source: Source, chunk: int) -> int | None:
         return None
     compressed = (head[:2] == b"\x1f\x8b" or head[:6] == b"\xfd7zXZ\x00" or head[:3] == b"BZh"
                   or head[:4] == b"\x28\xb5\x2f\xfd")
-    if compressed or head[:2] in (b"\xff\xfe", b"\xfe\xff") or head[:3] == b"\xef\xbb\xbf" or b"\n" not in head:
+    if compressed or b"\n" not in head:
         return None
-    from triage.sources import _looks_gbk
+    from triage.sources import sniff
 
-    return None if _looks_gbk(head) else size
+    encoding, binary = sniff(head)
+    # only plain UTF-8 text is cut: a transcoded, binary or BOM-carrying input is read whole, by the
+    # same path as a small one (which also refuses or skips it when binary)
+    return size if encoding is None and binary is None else None
 
 
 def plan(sources: list[Source], chunk: int | None = None) -> list[Piece]:
@@ -176,13 +179,14 @@ _WORKER = None  # the analysis a forked worker reads with (inherited from the pa
 
 
 def _work(index: int) -> tuple:
+    """Read piece ``index`` in a worker: the summaries, input errors and notices it added (a pool
+    worker reads several pieces: only what this piece added is returned)."""
     analysis, pieces, as_text = _WORKER
-    before = len(analysis.summaries)
+    analysis.on_unexplained = None  # announced by the parent from the summaries (once)
+    before = (len(analysis.summaries), len(analysis.input_errors), len(analysis.notices))
     for _ in read_piece(analysis, pieces[index], as_text):
         pass
-    summaries = analysis.summaries[before:]
-    errors, notices = list(analysis.input_errors), list(analysis.notices)
-    return summaries, errors, notices
+    return (analysis.summaries[before[0]:], analysis.input_errors[before[1]:], analysis.notices[before[2]:])
 
 
 def read_all(analysis, pieces: list[Piece], jobs: int = 1,
@@ -204,7 +208,6 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
     global _WORKER
     _ = analysis.matcher  # build the prefilter once, before forking: the workers inherit it
     _WORKER = (analysis, pieces, as_text)
-    errors_before, notices_before = len(analysis.input_errors), len(analysis.notices)
     results: dict[int, tuple] = {}
     try:
         ctx = multiprocessing.get_context("fork")
@@ -216,11 +219,13 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
                 if on_piece is not None:
                     found = [f for s in results[i][0] for f in analysis.announce(s)]
                     on_piece(pieces[i], found)
+                for s in results[i][0]:
+                    analysis.announce_unexplained(s)
     finally:
         _WORKER = None
     for i in range(len(pieces)):
         summaries, errors, notices = results[i]
         analysis.summaries.extend(summaries)
-        analysis.input_errors.extend(errors[errors_before:])
-        for n in notices[notices_before:]:
+        analysis.input_errors.extend(errors)
+        for n in notices:
             analysis.note(n)

@@ -49,16 +49,20 @@ def generalise(text: str) -> str:
                 taken[i] = True
     out, pos = [], 0
     for start, end, repl in sorted(pieces):
-        out.append(re.escape(text[pos:start]))
+        out.append(_escape(text[pos:start]))
         out.append(repl)
         pos = end
-    out.append(re.escape(text[pos:]))
-    regex = "".join(out)
-    # re.escape escapes spaces and some punctuation YAML readers find noisy; neither is needed
-    return regex.replace("\\ ", " ").replace("\\-", "-").replace("\\:", ":").replace("\\=", "=").replace(
-        "\\,", ",").replace("\\'", "'").replace('\\"', '"').replace("\\#", "#").replace("\\&", "&").replace(
-        "\\~", "~").replace("\\%", "%").replace("\\<", "<").replace("\\>", ">").replace("\\@", "@").replace(
-        "\\!", "!").replace("\\;", ";").replace("\\`", "`").replace("\\/", "/")
+    out.append(_escape(text[pos:]))
+    return "".join(out)
+
+
+_META = re.compile(r"[.^$*+?{}\[\]\\|()]")
+
+
+def _escape(text: str) -> str:
+    """``text`` as a literal regex: only the regex metacharacters escaped (``re.escape`` would also
+    escape spaces and punctuation, which is noisy in a rule file)."""
+    return _META.sub(lambda m: "\\" + m.group(0), text)
 
 
 def core(text: str) -> str:

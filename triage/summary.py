@@ -13,7 +13,10 @@ one (JSON, ``summary_version`` 1).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SUMMARY_VERSION = 1
 #: Occurrences kept with their evidence lines per rule: the first ones (and the last, separately).
@@ -29,43 +32,77 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+_ORIGIN_TYPES = {"node": str, "rank": int, "dp": int, "tp": int, "device": int, "pid": int, "group": str,
+                 "group_rank": int}
+
+
+def _check_origin(value: dict | None) -> dict | None:
+    """An origin's fields (see :class:`triage.report.Origin`) with their types; raises ValueError."""
+    if value is None:
+        return None
+    for key, v in value.items():
+        want = _ORIGIN_TYPES.get(key)
+        if want is None:
+            raise ValueError(f"unknown origin field `{key}`")
+        if v is not None and (not isinstance(v, want) or isinstance(v, bool)):
+            raise ValueError(f"origin field `{key}` must be {want.__name__} or null")
+    return value
+
+
 class SEvidence(_M):
     """An evidence line: ``file`` is an index into :attr:`Summary.files`, ``line`` 1-based."""
 
-    file: int
-    line: int
+    file: int = Field(ge=0)
+    line: int = Field(ge=0)
     text: str
     origin: dict | None = None
+
+    _origin = field_validator("origin")(classmethod(lambda cls, v: _check_origin(v)))
 
 
 class STime(_M):
     """A line's time: ``when`` (ISO 8601, naive) in ``family``'s clock, and the ``local`` reading
     of a line that carries a UTC prefix and a local time."""
 
-    family: str
+    family: Literal["local", "yearless", "utc"]
     when: str
     local: str | None = None
 
+    @field_validator("when", "local")
+    @classmethod
+    def _iso(cls, v: str | None) -> str | None:
+        if v is not None:
+            datetime.fromisoformat(f"1900-{v[2:]}" if v.startswith("--") else v)  # ValueError unless ISO 8601
+        return v
+
 
 class SOrigin(_M):
-    """The occurrences of one rule on one origin: a global rank (``rank`` set, with its ``node``)
-    or, when the rank is unknown, one file."""
+    """The occurrences of one rule on one origin in one file: a global rank (``rank`` set, with
+    its ``node``) or, when the rank is unknown, the file itself. One rank seen in several files
+    has one entry per file, so line numbers always refer to ``file``."""
 
-    file: int
+    file: int = Field(ge=0)
     origin: dict
-    count: int
-    first_line: int
-    last_line: int
+    count: int = Field(ge=1)
+    first_line: int = Field(ge=0)
+    last_line: int = Field(ge=0)
     first_text: str
     time: STime | None = None
     peer: int | None = None
 
+    _origin = field_validator("origin")(classmethod(lambda cls, v: _check_origin(v)))
+
     def key(self) -> tuple:
-        """(``rank``, node, rank) for a known rank, else (``file``, file index)."""
+        """(``rank``, node, rank, file index) for a known rank, else (``file``, file index)."""
         rank = self.origin.get("rank")
         if rank is not None:
-            return ("rank", self.origin.get("node"), rank)
+            return ("rank", self.origin.get("node"), rank, self.file)
         return ("file", self.file)
+
+    def rank_key(self) -> tuple | None:
+        """(node, rank) when the rank is known: the same rank across files."""
+        rank = self.origin.get("rank")
+        return (self.origin.get("node"), rank) if rank is not None else None
 
 
 class SHits(_M):
@@ -85,13 +122,15 @@ class SHits(_M):
 class SUnrecognised(_M):
     """An error line no rule explains (the first of its shape: digits masked in ``key``)."""
 
-    file: int
-    line: int
+    file: int = Field(ge=0)
+    line: int = Field(ge=0)
     text: str
     kind: str
     key: str
     origin: dict | None = None
     time: STime | None = None
+
+    _origin = field_validator("origin")(classmethod(lambda cls, v: _check_origin(v)))
 
 
 class SFact(_M):
@@ -99,8 +138,8 @@ class SFact(_M):
 
     name: str
     value: str
-    file: int
-    line: int
+    file: int = Field(ge=0)
+    line: int = Field(ge=0)
     text: str
     extractor: str
     priority: int
@@ -127,13 +166,17 @@ class SFile(_M):
 
 
 class STruncated(_M):
-    file: int
-    line: int
+    """A line longer than the reader's limit, matched on its first ``limit`` bytes."""
+
+    file: int = Field(ge=0)
+    line: int = Field(ge=0)
     length: int
     limit: int
 
 
 class SInputError(_M):
+    """An input that could not be read to its end (``file`` is its name)."""
+
     file: str | None
     message: str
 
@@ -167,7 +210,24 @@ class Summary(_M):
 
     @property
     def lines_read(self) -> int:
+        """Lines read over all inputs."""
         return sum(f.lines for f in self.files)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Summary:
+        """A summary read from a file (``triage merge``) refers only to its own inputs."""
+        if self.summary_version != SUMMARY_VERSION:
+            raise ValueError(f"summary_version {self.summary_version} (this triage reads {SUMMARY_VERSION})")
+        n = len(self.files)
+        refs = [h.first[0] for h in self.hits] + [h.last[0] for h in self.hits]
+        refs += [o.file for h in self.hits for o in h.origins]
+        refs += [e.file for h in self.hits for occ in h.occurrences for e in occ]
+        refs += [e.file for h in self.hits for e in h.last_occurrence or []]
+        refs += [u.file for u in self.unrecognised] + [f.file for f in self.facts] + [t.file for t in self.truncated]
+        bad = [r for r in refs if not 0 <= r < n]
+        if bad:
+            raise ValueError(f"refers to input {bad[0]}, but the summary has {n} input(s)")
+        return self
 
 
 def _shift_ev(ev: SEvidence, fmap: list[int], shift: dict[int, int]) -> SEvidence:
@@ -176,15 +236,18 @@ def _shift_ev(ev: SEvidence, fmap: list[int], shift: dict[int, int]) -> SEvidenc
 
 
 def _beats(prefer: str, a_priority: int, a_pos: tuple[int, int], b_priority: int, b_pos: tuple[int, int]) -> bool:
-    """Whether fact value a replaces b (as :func:`triage.facts._beats`)."""
-    if prefer == "last":
-        return a_pos > b_pos or (a_pos == b_pos and a_priority > b_priority)
-    return a_priority > b_priority or (a_priority == b_priority and a_pos < b_pos)
+    """Whether fact value a replaces b: the same choice a single read makes (see ``triage.facts``)."""
+    from triage.facts import prefers
+
+    return prefers(prefer, a_priority, a_pos, b_priority, b_pos)
 
 
 def merge(summaries: list[Summary]) -> Summary:
-    """The summary of all ``summaries``' inputs, in order. A file marked ``continues`` is joined
-    to the previous summary's last file, its line numbers shifted by the lines before it.
+    """The summary of all ``summaries``' inputs, in order: a left fold, exact in that order (the
+    serial read, ``--jobs`` and ``triage merge`` all fold the pieces left to right; a fold of
+    pieces grouped otherwise may differ in sampled values such as a fact's ``others``). A file
+    marked ``continues`` is joined to the previous summary's last file, its line numbers shifted by
+    the lines before it.
 
     Counts add up; first occurrences, captures and evidence come from the earliest input; the last
     occurrence from the latest; facts are chosen as one read would choose them. Raises
@@ -252,7 +315,8 @@ def merge(summaries: list[Summary]) -> Summary:
                         by_key[k] = o2
                 else:
                     by_key[k] = have.model_copy(update={"count": have.count + o2.count, "last_line": o2.last_line,
-                                                        "peer": have.peer if have.peer is not None else o2.peer})
+                                                        "peer": have.peer if have.peer is not None else o2.peer,
+                                                        "time": have.time if have.time is not None else o2.time})
         for u in s.unrecognised:
             k = (u.kind, u.key)
             if k not in unrec and len(unrec) < MAX_UNRECOGNISED_KEYS:

@@ -65,15 +65,14 @@ def _score(u: SUnrecognised) -> int:
             "cann-error-stack": 5}.get(u.kind, 6)
 
 
-def pick(lines: list[SUnrecognised], file_order: dict[int, int] | None = None) -> SUnrecognised | None:
+def pick(lines: list[SUnrecognised]) -> SUnrecognised | None:
     """The most telling unexplained line: one that states a message, by kind (an error code with
     a reason, a plog [ERROR], a Python exception with a message...), then the earliest. Lines of
     CANN's error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
     candidates = [u for u in lines if u.kind != "cann-error-stack" and says_something(u)]
     if not candidates:
         return None
-    order = file_order or {}
-    return min(candidates, key=lambda u: (_score(u), order.get(u.file, u.file), u.line))
+    return min(candidates, key=lambda u: (_score(u), u.file, u.line))
 
 
 def component_and_layer(u: SUnrecognised) -> tuple[str, str]:

@@ -1,7 +1,8 @@
 """Which node a file of a log bundle comes from, by the bundle's folder layout.
 
 A bundle collected from several machines usually holds one folder per node (``node-1/``,
-``10.0.0.2/``, ``worker-0/``) below the directory the user names. The first folder level is taken
+``10.0.0.2/``, ``host-a/``) below the directory the user names (``worker-N`` and ``rank-N`` folders
+are read as ranks, not nodes). The first folder level is taken
 as the node when that directory holds at least two folders of logs whose names are not Ascend log
 subdirectories (``debug``, ``run``, ``plog``, ``device-N``, ``log``...). ``--node-level N`` takes
 the N-th level instead, whatever the names.

@@ -14,6 +14,9 @@ from triage.correlate.origin import missing_agents
 from triage.correlate.times import Clock, iso
 from triage.report import Cluster, ClusterSymptom, FirstFailure, Suspect
 
+#: Suspect ranks listed at most (a world of thousands of silent ranks is summarised by the first).
+MAX_SUSPECTS = 64
+
 
 def _rank_origins(items: list[Item]) -> dict[tuple, dict]:
     out: dict[tuple, dict] = {}
@@ -39,6 +42,7 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
     if len(ranked) < 2 and len(nodes) < 2:
         return None
     all_ranks = sorted({r for _, r in ranked})
+    pairs = set(ranked)  # (node, rank): rank 0 of node-1 and rank 0 of node-2 are two ranks
     # the first failure: the earliest occurrence of a cause (specific, error-level, not a wait)
     causes = [it for it in items if it.tier == 0 and it.error_level and not it.peer_symptom and it.origins]
     first = None
@@ -67,27 +71,29 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
         symptoms.append(ClusterSymptom(rule_id=it.id, ranks=ranks, nodes=snodes, caused_by=cause))
     common = False
     if root is not None:
-        root_ranks = {o.origin.get("rank") for o in root.origins if o.origin.get("rank") is not None}
-        expected = world_size if world_size else len(all_ranks)
-        common = bool(root_ranks) and len(root_ranks) >= expected
+        root_pairs = {o.rank_key() for o in root.origins if o.rank_key() is not None}
+        expected = world_size if world_size else len(pairs)
+        common = bool(root_pairs) and len(root_pairs) >= expected
     suspects: dict[int, Suspect] = {}
     reporting = set(all_ranks)
     only_waits = not causes and any(it.peer_symptom for it in items)
     if only_waits and world_size and world_size > len(reporting):
         for r in range(world_size):
-            if r not in reporting and len(suspects) < 64:
+            if len(suspects) >= MAX_SUSPECTS:
+                break
+            if r not in reporting:
                 suspects[r] = Suspect(rank=r, why="printed nothing while every other rank timed out waiting")
     for it in items:
         for o in it.origins:
             for r in missing_agents(o.first_text):
-                if r not in suspects and len(suspects) < 64:
+                if r not in suspects and len(suspects) < MAX_SUSPECTS:
                     suspects[r] = Suspect(rank=r, why=f"never joined the communicator ({it.id})")
-            if it.peer_symptom and o.peer is not None and o.peer not in suspects and len(suspects) < 64:
+            if it.peer_symptom and o.peer is not None and o.peer not in suspects and len(suspects) < MAX_SUSPECTS:
                 peer_failed = any(c.origins and any(co.origin.get("rank") == o.peer for co in c.origins)
                                   for c in causes)
                 if not peer_failed:
                     suspects[o.peer] = Suspect(rank=o.peer, why=f"the peer rank {o.origin.get('rank')} waited for "
                                                                 f"({it.id})")
-    return Cluster(origins=len(ranked) or len(nodes), world_size=world_size, first_failure=first_failure,
+    return Cluster(origins=len(pairs) or len(nodes), world_size=world_size, first_failure=first_failure,
                    symptoms=symptoms, common=common, ranks=all_ranks, nodes=nodes,
                    suspects=sorted(suspects.values(), key=lambda s: s.rank))

@@ -117,7 +117,7 @@ def explain(items: list[Item], clock: Clock) -> None:
                 if listed and (cause.is_global or any(compatible(c, o) for c in cause.origins)):
                     target.explained[k] = cause.id
                 elif (target.peer_symptom and peer_cause and o.origin.get("rank") is not None
-                      and any(c.origin.get("rank") is not None and c.key() != k and _not_after(clock, c, o)
+                      and any(c.origin.get("rank") is not None and not compatible(c, o) and _not_after(clock, c, o)
                               for c in cause.origins)):
                     target.explained[k] = cause.id
                 elif target.tier == 2 and peer_cause and any(in_block(c, o) for c in cause.origins):
@@ -147,10 +147,18 @@ class _Union:
 
 def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
     """Group origins into incidents: (the origins, the items with occurrences there), in the order
-    of the best-ranked item of each (``items`` in final rank order)."""
+    of the best-ranked item of each (``items`` in final rank order).
+
+    Joined: the origins of one file; one rank (on one node) across files; a symptom and the cause on
+    another rank that explains it; a waiting rank and the peer it names; the ranks that all timed
+    out with no cause found; and the ranks that failed with the same specific error (one cause on
+    every rank is one incident, not one per rank). Origins whose lines state no rank are never
+    joined across files by a shared rule: unrelated logs stay apart.
+    """
     u = _Union()
     first: dict[tuple, SOrigin] = {}
     by_file: dict[int, tuple] = {}
+    by_rank: dict[tuple, tuple] = {}
     ranks: dict[int, list[tuple]] = {}
     for it in items:
         for o in it.origins:
@@ -161,23 +169,28 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
                 u.join(by_file[o.file], k)
             else:
                 by_file[o.file] = k
-            r = o.origin.get("rank")
-            if r is not None:
-                ranks.setdefault(r, []).append(k)
+            rk = o.rank_key()
+            if rk is not None:
+                if rk in by_rank:
+                    u.join(by_rank[rk], k)
+                else:
+                    by_rank[rk] = k
+                ranks.setdefault(rk[1], []).append(k)
     by_id = {it.id: it for it in items}
     waiting: list[tuple] = []
     for it in items:
+        same_failure = [o.key() for o in it.origins if o.rank_key() is not None] if (
+            it.tier == 0 and it.error_level and not it.peer_symptom) else []
+        for a, b in zip(same_failure, same_failure[1:], strict=False):
+            u.join(a, b)
         for o in it.origins:
             k = o.key()
             cause = it.explained.get(k)
             if cause is not None and cause in by_id:
                 c = by_id[cause]
                 same = [co for co in c.origins if compatible(co, o)]
-                for co in same or c.origins[:1]:
+                for co in same or c.origins:
                     u.join(k, co.key())
-                if not same:  # across ranks: link to the cause's origins that came first
-                    for co in c.origins:
-                        u.join(k, co.key())
             if o.peer is not None:
                 for pk in ranks.get(o.peer, []):
                     u.join(k, pk)
@@ -188,11 +201,12 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
     groups: dict[tuple, list[tuple]] = {}
     for k in first:
         groups.setdefault(u.find(k), []).append(k)
-    out = []
-    for keys in groups.values():
-        keyset = set(keys)
-        members = [it for it in items if any(o.key() in keyset for o in it.origins)]
-        out.append(([first[k] for k in sorted(keys, key=repr)], members))
+    root_of = {k: u.find(k) for k in first}
+    members: dict[tuple, list[Item]] = {}
+    for it in items:  # each item once per group, in rank order
+        for g in dict.fromkeys(root_of[o.key()] for o in it.origins):
+            members.setdefault(g, []).append(it)
+    out = [([first[k] for k in sorted(keys, key=repr)], members.get(g, [])) for g, keys in groups.items()]
     order = {it.id: i for i, it in enumerate(items)}
-    out.sort(key=lambda g: min((order[it.id] for it in g[1]), default=len(order)))
+    out.sort(key=lambda grp: min((order[it.id] for it in grp[1]), default=len(order)))
     return out

@@ -84,11 +84,19 @@ _PLOG = re.compile(r"\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] [A-Za-z_]
 _PID_BRACKET = re.compile(r"\[PID: ?(\d+)\]")
 # kubectl logs --prefix: [pod/vllm-0/vllm]; docker compose: "svc-1  | "
 _KUBECTL = re.compile(r"^(?:\d{4}-\d\d-\d\dT\S+ )?\[pod/([^\]/\s]+)(?:/[^\]\s]*)?\] ")
-_COMPOSE = re.compile(r"^([A-Za-z0-9][\w.-]{0,62}?)\s+\| ")
+# a compose service name has a digit, '-' or '_' (vllm-1, npu_worker): never a bare log level
+_COMPOSE = re.compile(r"^(?!(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|TRACE|FATAL)\s)"
+                      r"([A-Za-z0-9][\w.-]{0,62}?)\s+\| ")
+_COMPOSE_NAME = re.compile(r"[\d_-]")
+# what may stand before a process tag at the start of a line: a docker/kubectl time, a pod or
+# compose prefix, a torch rank prefix, ANSI colour
+_TAG_LEAD = re.compile(r"^(?:\x1b\[[0-9;]*m|\d{4}-\d\d-\d\dT\S+ |\[pod/[^\]\s]+\] |[A-Za-z0-9][\w.-]{0,62}\s+\| |"
+                       r"\[rank\d{1,6}\]: ?)*")
 # an HCCL communicator and the rank inside it: "group:[hccl_world_group], rankId[3]" / "group[x] ... rank[3]"
 _GROUP = re.compile(r"group(?:Name)?\s*[:=]?\s*\[([^\]]{1,200})\]")
 _GROUP_RANK = re.compile(r"(?<![A-Za-z])(?:rankId|localRank|userRank)\s*[:=]?\s*\[?(\d{1,6})\]?")
-_HOST_FIELD = re.compile(r"(?:\bnode_ip|\bhost(?:name)?)=([\w.:-]{1,100})")
+# the line's own host (a peer's `host=` is not: only these names)
+_HOST_FIELD = re.compile(r"(?:\bnode_ip|\bhostname)=([\w.:-]{1,100})")
 # the peer a line names (not its own rank)
 _PEER = re.compile(
     r"(?:remote ?rank(?:Id)?|dst_?[Rr]ank|peer ?rank|remoteUserRank|Waiting peer rank)\s*[:=]?\s*\[?\s*(\d{1,6})\]?",
@@ -116,13 +124,17 @@ def origin_of_line(raw: str) -> Origin:
         node = m.group(1)
     elif "| " in raw[:70]:
         m = _COMPOSE.match(raw)
-        if m:
+        if m and _COMPOSE_NAME.search(m.group(1)):
             node = m.group(1)
     if "[rank" in raw:
         m = _TORCH_RANK.search(raw)
         if m:
             rank = int(m.group(1))
+    # a process tag starts the line (after its time/pod/compose/rank prefixes): "(VllmWorker rank=3 pid=1)";
+    # a parenthesis later in the message ("(peer rank=5)") is not the line's own tag
     paren = raw.find("(", 0, 160)
+    if paren > 0 and _TAG_LEAD.match(raw).end() != paren:
+        paren = -1
     if paren >= 0 and "=" in raw[paren:paren + 200]:
         m = _TAG.match(raw, paren)
         if m:
@@ -167,7 +179,7 @@ def origin_of_line(raw: str) -> Origin:
             g = _GROUP_RANK.search(raw)
             if g:
                 group_rank = int(g.group(1))
-    if node is None and ("host" in raw or "node_ip" in raw):
+    if node is None and ("hostname=" in raw or "node_ip=" in raw):
         m = _HOST_FIELD.search(raw)
         if m:
             node = m.group(1)

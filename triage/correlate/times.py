@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 _UTC = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d) ")
 _PLOG = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:\.(\d{1,3}))?")
@@ -54,11 +54,11 @@ def _local_time(text: str) -> tuple[datetime, str] | None:
     m = _VLLM.search(text[:200])
     if m:
         mo, d, h, mi, s, frac = m.groups()
-        return _safe(1900, int(mo), int(d), int(h), int(mi), int(s), _micro(frac)), "yearless"
+        return _safe(NO_YEAR, int(mo), int(d), int(h), int(mi), int(s), _micro(frac)), "yearless"
     m = _GLOG.search(text[:200])
     if m:
         mo, d, h, mi, s, frac = m.groups()
-        return _safe(1900, int(mo), int(d), int(h), int(mi), int(s), _micro(frac)), "yearless"
+        return _safe(NO_YEAR, int(mo), int(d), int(h), int(mi), int(s), _micro(frac)), "yearless"
     return None
 
 
@@ -139,20 +139,26 @@ class Clock:
         return None
 
 
+#: The placeholder year of a time read without one (vLLM, glog) that no other time dated.
+NO_YEAR = 1900
+
+
 def iso(when: datetime | None) -> str | None:
-    """ISO 8601 text of a naive time (microseconds only when present), or None."""
+    """ISO 8601 text of a naive time (microseconds only when present), or None. A time whose year
+    is unknown is written in ISO 8601's truncated form without it: ``--08-28T02:33:28``."""
     if when is None:
         return None
-    return when.isoformat(timespec="microseconds" if when.microsecond else "seconds")
+    text = when.isoformat(timespec="microseconds" if when.microsecond else "seconds")
+    return "--" + text[5:] if when.year == NO_YEAR else text
 
 
 def parse_iso(text: str | None) -> datetime | None:
-    """The naive datetime of :func:`iso` text (None passes through)."""
+    """The naive datetime of :func:`iso` text (None passes through; a year-less ``--MM-DD...``
+    gets the placeholder year)."""
     if not text:
         return None
-    return datetime.fromisoformat(text).replace(tzinfo=None) if text else None
+    if text.startswith("--"):
+        text = f"{NO_YEAR}-{text[2:]}"
+    return datetime.fromisoformat(text).replace(tzinfo=None)
 
 
-def utc_now() -> datetime:
-    """Now, naive UTC (for tests and summaries)."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
