@@ -26,7 +26,6 @@ from triage.matching.base import DETECTORS, exact_prefilter
 from triage.normalize import LineView
 from triage.reader import BLOCK_SIZE, MAX_LINE, BlockReader, decode_line
 from triage.report import Finding, Report
-from triage.unexplained import says_something
 from triage.summary import (
     EVIDENCE_FIRST,
     MAX_KEPT,
@@ -45,6 +44,7 @@ from triage.summary import (
     SUnrecognised,
     merge,
 )
+from triage.unexplained import says_something
 
 # Confirmation of the detectors (on the normalized line), in order of how telling they are.
 _DETECTOR_CONFIRM = {
