@@ -243,7 +243,10 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     best = next((it for it in ranked if it.error_level and it.suppressed_by is None), None)
     lead_line: SUnrecognised | None = None
     if best is None or (best.tier == GENERIC and _is_wrapper(best, payload)):
-        lead_line = pick([u for u in summary.unrecognised if not _before_restart(summary, u.file, u.line)])
+        # a different line than the wrapper's own: the wrapper already shows its line
+        own = _first_line(best, payload)
+        lead_line = pick([u for u in summary.unrecognised
+                          if not _before_restart(summary, u.file, u.line) and (u.file, u.line) != own])
     if lead_line is not None:
         lead = Item(id=f"unexplained.{lead_line.kind}", rule=_Unexplained(f"unexplained.{lead_line.kind}"),
                     pack="unexplained", tier=UNEXPLAINED, position=(lead_line.file, lead_line.line),
@@ -339,6 +342,15 @@ def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]
         attempts.append(Attempt(file=files[file], first_line=start, last_line=end, root_cause=root,
                                 findings=[it.id for it in members]))
     return keep, attempts
+
+
+def _first_line(it: Item | None, payload: dict) -> tuple[int, int] | None:
+    """(file index, line) of a rule finding's first evidence line."""
+    data = payload.get(it.id) if it is not None else None
+    if not isinstance(data, tuple) or not data[1].occurrences or not data[1].occurrences[0]:
+        return None
+    ev = data[1].occurrences[0][0]
+    return ev.file, ev.line
 
 
 def _is_wrapper(it: Item, payload: dict) -> bool:

@@ -344,7 +344,9 @@ class Analysis:
                 hits = [h for h in hits if not h[0].rule.generic]
             for rule, line, caps, texts, last in hits:
                 yield from self._hit(read, rule, file, line, caps, texts, last_line=last)
-        if detectors and not hits:
+        # a line only generic wrappers matched is still a candidate telling line (an
+        # `EZ9999: [PID: 1] <reason>` line, a RuntimeError with a real message)
+        if detectors and all(h[0].rule.generic for h in hits):
             if view is None:
                 view = LineView(decode_line(raw))
             self._detect(read, file, line_no, view, detectors)

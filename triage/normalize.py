@@ -2,7 +2,8 @@
 
 Removed: Markdown quote markers (``> ``) of a pasted log, ANSI colour codes, docker /
 ``kubectl logs --timestamps`` timestamps, ``kubectl --prefix``
-tags, Ray and vLLM process tags such as ``(EngineCore_DP0 pid=626)`` or ``(RayWorkerWrapper pid=123,
+tags, torch.distributed's ``[rank3]:`` prefix,
+Ray and vLLM process tags such as ``(EngineCore_DP0 pid=626)`` or ``(RayWorkerWrapper pid=123,
 ip=<ip>)``, and vLLM's logger prefix (``ERROR 12-05 07:51:00 [core.py:708]`` and the older
 ``ERROR 04-18 01:55:45 engine.py:400]``). ``message`` additionally drops a CANN plog header
 (``[ERROR] RUNTIME(1234,python):2025-06-01-10:00:00.123.456 [stream.cc:123]``) or a torch_npu
@@ -23,6 +24,8 @@ _PREFIXES = [
     re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "),
     # kubectl logs --prefix
     re.compile(r"^\[pod/[^\]\s]+\] "),
+    # torch.distributed's per-rank prefix: "[rank3]: RuntimeError: ..." (the rank is read from the raw line)
+    re.compile(r"^\[rank\d{1,6}\]: ?"),
     # Ray / vLLM process tags: (EngineCore_DP0 pid=626) (VllmWorker rank=3 pid=1) (RayWorkerWrapper pid=1, ip=x)
     re.compile(r"^\([A-Za-z_][\w.:-]*(?:,? [A-Za-z_]\w*=[^\s),]+)+\) "),
     # vLLM logger: "ERROR 12-05 07:51:00 [core.py:708] " and "INFO 04-18 01:55:45 engine.py:400] "
@@ -80,5 +83,7 @@ class LineView:
         return self._message
 
     def scope(self, name: str) -> str:
-        """The text for a condition's ``scope`` (``line`` or ``message``)."""
-        return self.line if name == "line" else self.message
+        """The text for a condition's ``scope`` (``line``, ``message`` or ``raw``)."""
+        if name == "line":
+            return self.line
+        return self.message if name == "message" else self.raw

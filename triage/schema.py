@@ -34,13 +34,15 @@ class Condition(_Strict):
     """One test on one line: a regex search or a plain substring, optionally case-insensitive.
 
     ``scope`` picks the text tested: ``line`` is the normalized line (container, vLLM and Ray
-    prefixes and ANSI colours removed); ``message`` also drops a CANN plog or torch_npu header.
+    prefixes and ANSI colours removed); ``message`` also drops a CANN plog or torch_npu header;
+    ``raw`` is the line as read (to anchor on a prefix the normalizer strips, such as vLLM's
+    ``[platform.py:123]`` logger location).
     """
 
     regex: str | None = None
     contains: str | None = Field(default=None, min_length=1)
     ignore_case: bool = False
-    scope: Literal["line", "message"] = "line"
+    scope: Literal["line", "message", "raw"] = "line"
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Condition:

@@ -36,9 +36,14 @@ _KIND_LABEL = {
 }
 
 
+_NOISE_PARTS = re.compile(r"\[PID: ?\d+\]\s*|\s*\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]")
+_STAMP = re.compile(r"(?<=: )\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d(?:\.\d+)*\s*")
+
+
 def message(u: SUnrecognised) -> str:
-    """The message a line states: the text after a plog / torch_npu header and process prefixes."""
-    return message_of(normalize(u.text)).strip()
+    """The message a line states: the text after a plog / torch_npu header and process prefixes,
+    without a CANN error block's ``[PID: N]``, its time stamp and ``[FUNC:..][FILE:..][LINE:..]``."""
+    return _STAMP.sub("", _NOISE_PARTS.sub("", message_of(normalize(u.text)))).strip()
 
 
 def says_something(u: SUnrecognised) -> bool:
@@ -107,7 +112,8 @@ def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[s
     kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
     short = msg if len(msg) <= 160 else msg[:157] + "..."
     if lang == "zh":
-        title = f"未被规则识别的错误（{component}）：{short}"
+        title = (f"未被规则识别的错误：{short}" if u.kind == "python-exception"
+                 else f"未被规则识别的错误（{component}）：{short}")
         cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误（{kind}，由 {component} 打印）："
                  f"“{msg}”。请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
         fix = [f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。",
@@ -115,7 +121,8 @@ def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[s
                "找到最早出现的错误。",
                "用 `triage rules suggest <日志文件>` 生成规则草稿，确认原因后补全原因和处理方法并贡献出来。"]
     else:
-        title = f"An error no rule knows ({component}): {short}"
+        title = (f"An error no rule knows: {short}" if u.kind == "python-exception"
+                 else f"An error no rule knows ({component}): {short}")
         cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
                  f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
                  "listed with it only wrap it. The layer is inferred from the module that printed it.")

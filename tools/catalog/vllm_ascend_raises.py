@@ -202,7 +202,7 @@ def extract(repo: str, subtrees: list[str], all_warnings: bool = False, asserts:
     """Entries of every ``.py`` file under ``subtrees`` at ``HEAD`` of ``repo``, in path and line order."""
     entries: list[dict] = []
     for subtree in subtrees:
-        for path in sorted(list_files(repo, subtree.rstrip("/") + "/")):
+        for path in sorted(list_files(repo, subtree if subtree.endswith(".py") else subtree.rstrip("/") + "/")):
             if not path.endswith(".py"):
                 continue
             try:

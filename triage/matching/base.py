@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -33,6 +33,10 @@ class PrefilterPattern:
     target: int
     regex: str
     ignore_case: bool
+    #: The literals one of which every match contains (lower-cased; see
+    #: :func:`triage.matching.literal.required_literals`), computed with the translation and cached
+    #: with it; None when the pattern has none (it is then searched with its regex).
+    literals: tuple[str, ...] | None = None
 
 
 class Matcher(Protocol):
@@ -153,7 +157,10 @@ def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str,
     cached = load_pickle(path)
     if isinstance(cached, list):
         return cached
-    out = _translate(rules, extra)
+    from triage.matching.literal import required_literals
+
+    out = [replace(p, literals=(tuple(lits) if (lits := required_literals(p.regex)) is not None else None))
+           for p in _translate(rules, extra)]
     store_pickle(path, out, keep=8)
     return out
 

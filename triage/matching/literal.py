@@ -9,6 +9,7 @@ literal occurs in it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -20,6 +21,7 @@ from triage.reader import Block
 MIN_LITERAL = 3
 
 
+@functools.lru_cache(maxsize=8192)
 def required_literals(pattern: str) -> list[str] | None:
     """Lower-cased literals, one of which every match of ``pattern`` contains; None if unknown."""
     try:
@@ -105,26 +107,34 @@ def trie_regex(words: Sequence[str]) -> str:
 
 
 class LiteralMatcher:
-    """Pure-Python prefilter for machines without a Hyperscan wheel."""
+    """Pure-Python prefilter for machines without a Hyperscan wheel.
+
+    ``small`` (for a few pasted lines): no trie regex is compiled; each line is searched for every
+    literal with ``in``, which costs less than compiling the trie of a large rule set.
+    """
 
     name = "literal"
 
-    def __init__(self, patterns: Sequence[PrefilterPattern]):
+    def __init__(self, patterns: Sequence[PrefilterPattern], *, small: bool = False):
         self._by_literal: dict[str, set[int]] = {}
         self._slow: list[tuple[re.Pattern[str], int]] = []
+        self._small = small
         for p in patterns:
-            lits = required_literals(p.regex)
+            lits = list(p.literals) if p.literals is not None else required_literals(p.regex)
             if lits is None:
                 flags = re.MULTILINE | re.ASCII | (re.IGNORECASE if p.ignore_case else 0)
                 self._slow.append((re.compile(p.regex, flags), p.target))
                 continue
             for lit in lits:
                 self._by_literal.setdefault(lit, set()).add(p.target)
+        self._literals = sorted(self._by_literal.items())
+        if small:
+            self.name = "literal-small"
+            return
         words = sorted(self._by_literal) + ["\x1b"]
         self._scan = re.compile(trie_regex(words).encode("utf-8"))
         self._by_bytes = {lit.encode("utf-8"): targets for lit, targets in self._by_literal.items()}
         self._lengths = sorted({len(w) for w in self._by_bytes})
-        self._literals = sorted(self._by_literal.items())
 
     def _targets_in(self, text: str) -> set[int]:
         """Every target whose literal (or slow pattern) occurs in one line (the rare slow path)."""
@@ -156,6 +166,9 @@ class LiteralMatcher:
         return out
 
     def candidates(self, block: Block) -> Iterator[Candidate]:
+        if self._small:
+            yield from self._line_by_line(block)
+            return
         data = bytes(block.data)
         sep = block.sep
         hits: list[tuple[int, bytes | int]] = list(self._occurrences(data.lower()))
@@ -188,6 +201,13 @@ class LiteralMatcher:
                             targets |= found
             if targets or recheck:
                 yield from self._emit(block.buf, sep, (start, end), line_no, targets, recheck)
+
+    def _line_by_line(self, block: Block) -> Iterator[Candidate]:
+        """Every line searched for every literal (and slow pattern): for a few lines only."""
+        for line_no, line in block.lines():
+            targets = self._targets_in(strip_ansi(line.decode("utf-8", "replace")))
+            if targets:
+                yield line_no, line, sorted(targets)
 
     def _emit(self, data: bytes, sep: bytes, span: tuple[int, int], line_no: int, targets: set[int],
               recheck: bool) -> Iterator[Candidate]:

@@ -48,4 +48,4 @@ def choose_matcher(rules: Sequence[CompiledRule], name: str | None = None, *, us
                 pass
     from triage.matching.literal import LiteralMatcher
 
-    return LiteralMatcher(patterns)
+    return LiteralMatcher(patterns, small=name == "small")
