@@ -43,6 +43,18 @@ def test_readme_commands_are_the_ci_commands():
     assert "triage analyze examples/" in blocks[0] and (ROOT / blocks[0].split()[-1]).is_file()
 
 
+def test_chinese_readme_carries_the_same_set_up_commands_and_is_linked():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    zh = (ROOT / "README.zh-CN.md").read_text(encoding="utf-8")
+    english = re.findall(r"```sh\n(python3 -m venv .*?)\n```", readme)
+    chinese = re.findall(r"```sh\n(python3 -m venv .*?)\n```", zh)
+    assert len(english) == 2 and chinese == english
+    assert "(README.zh-CN.md)" in readme.split("## ", 1)[0]  # near the top
+    assert "(README.md)" in zh.split("## ", 1)[0]
+    for target in re.findall(r"\]\((docs/[^)#]+)", zh):
+        assert (ROOT / target).is_file(), target
+
+
 def test_readme_use_it_activates_the_venv_before_calling_triage():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     use_it = readme.split("## Use it", 1)[1]

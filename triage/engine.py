@@ -57,8 +57,9 @@ _DETECTOR_CONFIRM = {
 }
 KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
 # the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
-_START = re.compile(r"^(?:vLLM API server version \S+|Starting vLLM API server\b|Initializing an? (?:V1 )?LLM "
-                    r"engine \(v)", re.ASCII)
+# ("Starting vLLM API server ... on http" is printed once the engine is up, after start-up errors
+# it survived: not the start of a run)
+_START = re.compile(r"^(?:vLLM API server version \S+|Initializing an? (?:V1 )?LLM engine \(v)", re.ASCII)
 _MASK = re.compile(r"\d+")
 
 

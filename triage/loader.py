@@ -270,6 +270,8 @@ def _parse_file(text: str, file: str, pack: str, problems: list[RuleProblem],
             return []
         if table.table in tables:
             problems.append(RuleProblem(file, doc.line_of(("table",)), "table", f"duplicate table `{table.table}`"))
+        if pack == BUILTIN_PACK and "codes" in BUILTIN_REQUIRED:
+            problems.extend(check_code_table(table, doc, file))
         tables[table.table] = dict(table.codes)
         return []
     if not isinstance(data, dict):
@@ -307,6 +309,27 @@ def _validation_problems(exc: ValidationError, doc: YamlDocument, file: str, bas
         if err["type"] == "extra_forbidden":
             message = "unknown key"
         out.append(RuleProblem(file, doc.line_of(path), label, message))
+    return out
+
+
+def check_code_table(table: CodeTable, doc: YamlDocument, file: str) -> list[RuleProblem]:
+    """What every code of a built-in table must carry: actions (what to do, or what to collect
+    when the source documents no cause), causes unless ``documented: false``, a confidence, and
+    its meaning in Chinese."""
+    out = []
+    for code, entry in table.codes.items():
+        where = doc.line_of(("codes", code))
+        missing = []
+        if not entry.actions:
+            missing.append("actions")
+        if entry.documented and not entry.causes:
+            missing.append("causes (or `documented: false`)")
+        if entry.confidence is None:
+            missing.append("confidence")
+        if entry.zh is None or not entry.zh.meaning:
+            missing.append("zh.meaning")
+        if missing:
+            out.append(RuleProblem(file, where, f"codes.{code}", "missing " + ", ".join(missing)))
     return out
 
 

@@ -15,7 +15,7 @@ snapshot. It sweeps the parts that run when a container with NPUs is created or 
 Not swept: the installer (``install/``, ``build/scripts``), whose messages appear only while
 installing the runtime, and the ``grus`` checkpoint/restore add-on.
 
-Usage: ``python tools/catalog/ascend_docker_runtime.py /work/.mirror/Ascend+mind-cluster/repo``
+Usage: ``python tools/catalog/ascend_docker_runtime.py SNAPSHOT_OF_MIND_CLUSTER``
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+from common import head_commit, list_files, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 BASE = "component/ascend-docker-runtime/"
 PATHS = [BASE + p for p in ("cli/src", "destroy/src", "hook", "runtime", "mindxcheckutils")]
@@ -90,7 +90,7 @@ def extract(repo: str) -> list[dict]:
 
 
 def main(argv: list[str]) -> None:
-    repo = argv[1] if len(argv) > 1 else "/work/.mirror/Ascend+mind-cluster/repo"
+    repo = snapshot_arg(argv)
     write_catalog(
         "ascend-docker-runtime",
         "Ascend Docker Runtime (ascend-docker-runtime, -hook, -cli, -destroy): error messages",

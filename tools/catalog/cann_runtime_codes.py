@@ -3,15 +3,20 @@ confidence and Chinese text written by the runtime family (data below; the words
 rt_error_codes.h / acl_base.h names, the runtime's errcode_manage.cc / error_code.cc mappings and the
 hicann/runtime FAQ). Keeps each table's name / meaning / source and its header comment.
 
-Usage: ``python tools/catalog/cann_runtime_codes.py`` (no network; re-run after editing the data).
+Usage: ``python tools/catalog/cann_runtime_codes.py SNAPSHOT_OF_RUNTIME`` (a clone of hicann/runtime, read
+for error_code.json; no network; re-run after editing the data).
 """
 
 # ruff: noqa: E501  (data file: the table texts are long strings)
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import snapshot_arg  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -770,5 +775,5 @@ def module_entries() -> dict[str, dict]:
 
 if __name__ == "__main__":
     write_table(ROOT / "rules/codes/acl_error.yaml", ACL)
-    write_table(ROOT / "rules/codes/cann_error.yaml", cann_entries("/work/.mirror/hicann+runtime/repo"))
+    write_table(ROOT / "rules/codes/cann_error.yaml", cann_entries(snapshot_arg(sys.argv)))
     write_table(ROOT / "rules/codes/cann_module.yaml", module_entries())

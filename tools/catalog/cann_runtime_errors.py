@@ -29,7 +29,7 @@ Four sources, each a section of the catalog (the entry's ``kind`` says which):
     The sample log lines of Huawei's CANN troubleshooting pages for runtime resource and memcpy
     errors (``path`` is the page's URL).
 
-Usage: ``python tools/catalog/cann_runtime_errors.py /work/.mirror/hicann+runtime/repo``
+Usage: ``python tools/catalog/cann_runtime_errors.py SNAPSHOT_OF_RUNTIME``
 """
 
 # ruff: noqa: E501  (sample log lines and regexes are kept on one line)
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import git, head_commit, read_file, write_catalog  # noqa: E402
+from common import git, head_commit, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 META = "src/runtime/core/inc/common/error_code_meta.h"
 ERRMAP = "src/runtime/core/src/common/errcode_manage.cc"
@@ -375,4 +375,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/hicann+runtime/repo")
+    main(snapshot_arg(sys.argv))

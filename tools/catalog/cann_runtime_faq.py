@@ -5,7 +5,7 @@ blocks, ``TraceBack`` lines) and plog lines (``[ERROR] RUNTIME(pid,name):date [f
 This extractor keeps every line of the pages' log blocks (fenced blocks marked ``text`` or unmarked), not
 the code samples (``c`` / ``cpp`` / ``bash`` / ``json`` blocks) and not the prose.
 
-Usage: ``python tools/catalog/cann_runtime_faq.py /work/.mirror/hicann+runtime/repo``
+Usage: ``python tools/catalog/cann_runtime_faq.py SNAPSHOT_OF_RUNTIME``
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import git, head_commit, read_file, write_catalog  # noqa: E402
+from common import git, head_commit, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 PREFIX = "docs/zh/FAQ/"
 #: Fence languages whose blocks are program text, not log output.
@@ -72,4 +72,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/hicann+runtime/repo")
+    main(snapshot_arg(sys.argv))

@@ -5,8 +5,8 @@ An extractor finds the user-facing messages of one authority in a git snapshot a
 entries already in the catalog file, matched by (path, template), so re-running an extractor on a
 newer commit only adds and removes entries.
 
-Usage of a script: ``python tools/catalog/<name>.py /path/to/snapshot.git`` (a bare git directory
-as ``fetch`` leaves it, or a work tree).
+Usage of a script: ``python tools/catalog/<name>.py SNAPSHOT`` (a git clone of the source repository,
+bare or with a work tree).
 """
 
 from __future__ import annotations
@@ -19,6 +19,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "catalogs"
+
+
+def snapshot_arg(argv: list[str]) -> str:
+    """The snapshot path given as the first argument (a git clone or a bare git directory of the
+    repository the catalog is extracted from); exits with the usage when it is missing."""
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        sys.exit(f"usage: python {argv[0]} SNAPSHOT  (a git clone of the source repository)")
+    return argv[1]
 
 
 def git(repo: str | Path, *args: str) -> str:

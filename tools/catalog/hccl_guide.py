@@ -17,7 +17,7 @@ markers (``rank0:``, ``... ...``) and graph-node dumps are dropped. Two lines ar
 they differ only in numbers, hex values and the contents of ``[...]`` fields, so the guide's
 repeated examples of one message give one entry.
 
-Usage: ``python tools/catalog/hccl_guide.py /work/.mirror/hicann+hccl/repo``
+Usage: ``python tools/catalog/hccl_guide.py SNAPSHOT_OF_HCCL``
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # triage itself, for `instantiate`
 
-from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+from common import head_commit, list_files, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 from triage.coverage import instantiate  # noqa: E402
 
@@ -148,4 +148,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/hicann+hccl/repo")
+    main(snapshot_arg(sys.argv))

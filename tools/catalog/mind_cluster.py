@@ -19,7 +19,7 @@ The full FAQ text exists only on the release branches (on master ``docs/zh/sched
 5. ``component/ascend-device-plugin/main.go`` and ``component/noded/main.go``: the start-up errors
    (flag checks, init failures) that end the log of a pod in CrashLoopBackOff.
 
-Usage: ``python tools/catalog/mind_cluster.py /work/.mirror/Ascend+mind-cluster/repo [rev]``
+Usage: ``python tools/catalog/mind_cluster.py SNAPSHOT_OF_MIND_CLUSTER [rev]``
 (rev defaults to ``branch_v26.0.0``).
 """
 
@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import git, write_catalog  # noqa: E402
+from common import git, snapshot_arg, write_catalog  # noqa: E402
 
 FAQ = "docs/zh/scheduling/faq.md"
 FD_FAQ = "docs/zh/faultdiag/faq.md"
@@ -186,7 +186,7 @@ def extract(repo: str, rev: str) -> tuple[list[dict], list[str]]:
 
 
 def main(argv: list[str]) -> None:
-    repo = argv[1] if len(argv) > 1 else "/work/.mirror/Ascend+mind-cluster/repo"
+    repo = snapshot_arg(argv)
     rev = argv[2] if len(argv) > 2 else "branch_v26.0.0"
     commit = git(repo, "rev-parse", rev).strip()
     entries, paths = extract(repo, commit)

@@ -11,7 +11,7 @@ reference and the error-analysis pages). An entry is one distinct message a page
 - the messages of the screenshots those pages embed (``docs/zh/figures/*.png``), transcribed by
   hand below (:data:`FIGURES`): a figure cannot be parsed, but its lines are what a user sees.
 
-Usage: ``python tools/catalog/torch_npu_troubleshooting.py /work/.mirror/Ascend+pytorch/repo``
+Usage: ``python tools/catalog/torch_npu_troubleshooting.py SNAPSHOT_OF_PYTORCH``
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+from common import head_commit, list_files, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 PREFIX = "docs/zh/user_guide/troubleshooting"
 
@@ -228,4 +228,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/Ascend+pytorch/repo")
+    main(snapshot_arg(sys.argv))

@@ -11,7 +11,7 @@ at ``HEAD`` of a vllm-ascend snapshot:
 A heading or prose fragment already contained in a log line of the same section is dropped, so the
 full line stands for it.
 
-Usage: ``python tools/catalog/vllm_ascend_faq.py /work/.mirror/vllm-project+vllm-ascend/repo``
+Usage: ``python tools/catalog/vllm_ascend_faq.py SNAPSHOT_OF_VLLM_ASCEND``
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import head_commit, read_file, write_catalog  # noqa: E402
+from common import head_commit, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 PAGE = "docs/source/faqs.md"
 
@@ -84,4 +84,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/vllm-project+vllm-ascend/repo")
+    main(snapshot_arg(sys.argv))

@@ -184,10 +184,13 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
     if cann is None:
         return []
     needs: list[tuple[str, str, str]] = []  # (cann, who, fact)
+    built_from: dict[str, str] = {}  # who -> the release a development build is a build of
     va = facts.value("vllm_ascend_version")
     rel = vllm_ascend_release(knowledge, va)
     if rel is not None and rel.cann:
         who = f"vllm-ascend {va}" + ("" if same_release(va, rel.vllm_ascend) else f" (a build of {rel.vllm_ascend})")
+        if not same_release(va, rel.vllm_ascend):
+            built_from[who] = f"vllm-ascend {va}（{rel.vllm_ascend} 的构建，"
         needs.append((rel.cann, who, "vllm_ascend_version"))
     tn = facts.value("torch_npu_version")
     tv = parse_version(tn) if tn is not None else None
@@ -208,7 +211,8 @@ def cann_minimum(facts: FactView, knowledge, params) -> list[Verdict]:
                      "required_by": " and ".join(f"{who} (CANN {n})" for n, who, _ in failing),
                      "are": "are" if len(failing) > 1 else "is"},
                     ["cann_version", *[f for *_, f in failing]],
-                    {"required_by": "和".join(f"{who}（CANN {n}）" for n, who, _ in failing), "are": ""})]
+                    {"required_by": "和".join(f"{built_from[who]}需要 CANN {n}）" if who in built_from
+                                             else f"{who}（需要 CANN {n}）" for n, who, _ in failing), "are": ""})]
 
 
 @_test(("soc", "soc_family", "vllm_ascend_version", "supported", "advice"))

@@ -1,7 +1,13 @@
-"""Markdown for a GitHub issue: the diagnosis up front, evidence in a collapsible block."""
+"""Markdown for a GitHub issue: the diagnosis up front, evidence in a collapsible block.
+
+Headings and labels are in the report's language (``report.lang``), from :mod:`triage.i18n`, as in
+the text report; rule texts come localised in the report, rule ids, severities, captured values,
+commands and codes are the same in both.
+"""
 
 from __future__ import annotations
 
+from triage.i18n import fact_label, layer_label, localise, t
 from triage.plural import count
 from triage.render.text import headline, where
 from triage.report import Finding, Report
@@ -22,46 +28,49 @@ def _fence(lines: list[str]) -> str:
 
 def render(report: Report) -> str:
     """The report as GitHub-flavoured Markdown."""
+    lang = report.lang
     out = [f"### triage: {cell(headline(report))}", ""]
     root = report.root_cause
     if root is not None:  # the heading names it: the block starts with where it belongs
-        out += _finding(root)
+        out += _finding(root, lang)
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
-        out += ["", "| severity | finding | layer / component | rule | first seen | count |",
-                "|---|---|---|---|---|---|"]
+        out += ["", t("md_findings_header", lang), "|---|---|---|---|---|---|"]
         for f in others:
-            note = f" (symptom of `{f.suppressed_by}`)" if f.suppressed_by else ""
-            out.append(f"| {f.severity} | {cell(f.title)}{note} | {f.layer} / {cell(f.component)} | "
-                       f"`{f.rule_id}` | {cell(where(f.first_file, f.first_line))} | {f.count} |")
+            note = t("md_symptom_of", lang, rule=f.suppressed_by) if f.suppressed_by else ""
+            out.append(f"| {f.severity} | {cell(f.title)}{note} | {layer_label(f.layer, lang)} / {cell(f.component)} | "
+                       f"`{f.rule_id}` | {cell(where(f.first_file, f.first_line, lang))} | {f.count} |")
     if report.facts:
-        out += ["", "| environment | value | line |", "|---|---|---|"]
+        out += ["", t("md_environment_header", lang), "|---|---|---|"]
         for fact in report.facts:
-            value = fact.value + (f" (also {', '.join(fact.others)})" if fact.others else "")
-            out.append(f"| {cell(fact.label)} | {cell(value)} | {cell(where(fact.file, fact.line))} |")
+            value = fact.value + (t("md_also", lang, values=", ".join(fact.others)) if fact.others else "")
+            out.append(f"| {cell(fact_label(fact.name, fact.label, lang))} | {cell(value)} | "
+                       f"{cell(where(fact.file, fact.line, lang))} |")
     if report.unrecognised:
-        out += ["", "**Unrecognised error lines** (no rule explains them):", "",
-                _fence([f"{where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]
+        out += ["", t("md_unrecognised", lang), "",
+                _fence([f"{where(u.file, u.line, lang)}: {u.text}" for u in report.unrecognised])]
     if report.input_errors:
-        out += ["", f"**Input not read in full** ({count(len(report.input_errors), 'input')}):", ""]
+        n = len(report.input_errors)
+        out += ["", t("md_input_errors", lang, n=n, inputs=count(n, "input")), ""]
         out += [f"- {cell(p.message)}" for p in report.input_errors]
     if report.notices:
-        out += ["", "**Notes**:", ""] + [f"- {cell(n)}" for n in report.notices]
-    evidence = [f"{where(ev.file, ev.line)}: {ev.text}" for f in others for ev in f.evidence]
+        out += ["", t("md_notes", lang), ""] + [f"- {cell(localise(n, lang))}" for n in report.notices]
+    evidence = [f"{where(ev.file, ev.line, lang)}: {ev.text}" for f in others for ev in f.evidence]
     if evidence:
-        out += ["", "<details><summary>Evidence of the other findings</summary>", "", _fence(evidence), "",
+        out += ["", f"<details><summary>{t('md_other_evidence', lang)}</summary>", "", _fence(evidence), "",
                 "</details>"]
-    out += ["", f"<sub>{count(report.lines_read, 'line')} read · triage {report.triage_version} · "
-                f"rules {report.rules_digest}</sub>"]
+    out += ["", "<sub>" + t("md_footer", lang, lines=count(report.lines_read, "line"), n=report.lines_read,
+                            version=report.triage_version, digest=report.rules_digest) + "</sub>"]
     return "\n".join(out)
 
 
-def _finding(f: Finding) -> list[str]:
-    out = [f"Layer `{f.layer}`, component {f.component}, severity {f.severity} (`{f.rule_id}`, seen {f.count}x)",
-           "", f.cause, "", "**Fix**", ""]
+def _finding(f: Finding, lang: str = "en") -> list[str]:
+    out = [t("md_layer_line", lang, layer=layer_label(f.layer, lang), component=f.component, severity=f.severity,
+             rule=f.rule_id, count=f.count),
+           "", f.cause, "", f"**{t('Fix', lang)}**", ""]
     out += [f"{i}. {step}" for i, step in enumerate(f.fix, 1)]
-    out += ["", "<details><summary>Evidence</summary>", "",
-            _fence([f"{where(ev.file, ev.line)}: {ev.text}" for ev in f.evidence]), "", "</details>"]
+    out += ["", f"<details><summary>{t('Evidence', lang)}</summary>", "",
+            _fence([f"{where(ev.file, ev.line, lang)}: {ev.text}" for ev in f.evidence]), "", "</details>"]
     if f.references:
-        out += ["", "References: " + ", ".join(f.references)]
+        out += ["", t("md_references", lang) + ", ".join(f.references)]
     return out

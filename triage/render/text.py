@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from triage.i18n import layer_label, t
+from triage.i18n import confidence_label, fact_label, layer_label, localise, t, times
 from triage.plural import count
 from triage.report import Cluster, Fact, Finding, Report, Unrecognised
 
@@ -59,13 +59,12 @@ def headline(report: Report) -> str:
     if report.unrecognised:
         u = report.unrecognised[0]
         if lang == "zh":
-            return (f"未找到已知根因：{len(report.unrecognised)} 条未识别的错误行；"
-                    f"第一条在 {where(u.file, u.line, lang)}{incomplete}")
+            return t("no_known_root", lang, n=len(report.unrecognised), where=where(u.file, u.line, lang)) + incomplete
         return (f"No known root cause: {count(len(report.unrecognised), 'unrecognised error line')}; "
                 f"first at {where(u.file, u.line)}{incomplete}")
     if report.findings:
         if lang == "zh":
-            return f"未发现错误；{lines}中有 {len(report.findings)} 条提示{incomplete}"
+            return t("no_error", lang, n=len(report.findings), lines=lines) + incomplete
         return f"No error found; {count(len(report.findings), 'notice')} in {lines}{incomplete}"
     if report.input_errors:
         if lang == "zh":
@@ -91,8 +90,9 @@ def footer(report: Report) -> str:
     compat = f", compat {report.compat_digest}" if report.compat_digest else ""
     if report.lang == "zh":
         errors = f"，{len(report.input_errors)} 个输入未读完" if report.input_errors else ""
-        return (f"已读 {report.lines_read} 行，{len(report.findings)} 项发现{errors}，rules {report.rules_digest}"
-                f"{compat}")
+        compat = f"，{t('compat_digest', 'zh', digest=report.compat_digest)}" if report.compat_digest else ""
+        return (f"已读 {report.lines_read} 行，{len(report.findings)} 项发现{errors}，"
+                f"{t('rules_digest', 'zh', digest=report.rules_digest)}{compat}")
     errors = f", {count(len(report.input_errors), 'input')} not read in full" if report.input_errors else ""
     return (f"{count(report.lines_read, 'line')} read, {count(len(report.findings), 'finding')}{errors}, "
             f"rules {report.rules_digest}{compat}")
@@ -100,6 +100,9 @@ def footer(report: Report) -> str:
 
 def fact_line(fact: Fact, lang: str = "en") -> str:
     """``label: value (file:line)``, with the other values seen for the same fact."""
+    if lang == "zh":
+        others = f"；{t('also', lang)} {', '.join(fact.others)}" if fact.others else ""
+        return f"{fact_label(fact.name, fact.label, lang)}：{fact.value}{others}（{where(fact.file, fact.line, lang)}）"
     others = f"; {t('also', lang)} {', '.join(fact.others)}" if fact.others else ""
     return f"{fact.label}: {fact.value}{others} ({where(fact.file, fact.line, lang)})"
 
@@ -112,7 +115,12 @@ def stream_line(finding: Finding, lang: str = "en") -> str:
 
 def unexplained_line(u: Unrecognised, lang: str = "en") -> str:
     """One line announcing an error line no rule explains, the moment it is first seen."""
-    label = "未识别" if lang == "zh" else "unexplained"
+    label = t("unexplained", lang)
+    if lang == "zh":
+        from triage.unexplained import _KIND_LABEL
+
+        kind = _KIND_LABEL["zh"].get(u.kind, u.kind)
+        return f"[{label}] {where(u.file, u.line, lang)}（{kind}）：{u.text.strip()}"
     return f"[{label}] {where(u.file, u.line, lang)} ({u.kind}): {u.text.strip()}"
 
 
@@ -138,7 +146,9 @@ def cluster_lines(report: Report) -> list[str]:
     c: Cluster | None = report.cluster
     if c is None:
         return []
-    zh = report.lang == "zh"
+    lang = report.lang
+    zh = lang == "zh"
+    colon, comma = ("：", "，") if zh else (": ", ", ")
     out = []
     scope = []
     if c.ranks:
@@ -146,37 +156,37 @@ def cluster_lines(report: Report) -> list[str]:
     if c.nodes:
         scope.append(f"{len(c.nodes)} 个节点" if zh else count(len(c.nodes), "node"))
     if c.world_size:
-        scope.append(f"world size {c.world_size}")
-    out.append(("集群：" if zh else "Cluster: ") + (", ".join(scope) or "-"))
+        scope.append(t("world_size", lang, n=c.world_size))
+    out.append(t("cluster", lang) + colon + (comma.join(scope) or "-"))
     ff = c.first_failure
     if ff is not None:
         who = " ".join(x for x in [ff.node or "", f"rank {ff.rank}" if ff.rank is not None else ""] if x) or (
             ff.file or "-")
-        when = f", {ff.time}" if ff.time else ""
+        when = f"{comma}{ff.time}" if ff.time else ""
         title = next((f.title for f in report.findings if f.rule_id == ff.rule_id), ff.rule_id)
         if zh:
-            out.append(f"  最先失败：{who}，{title}（{ff.rule_id}，{where(ff.file, ff.line, 'zh')}{when}）")
+            place = where(ff.file, ff.line, lang)
+            out.append(f"  {t('first_failure', lang)}：{who}，{title}（{ff.rule_id}，{place}{when}）")
         else:
             out.append(f"  First failure: {who}: {title} ({ff.rule_id}, {where(ff.file, ff.line)}{when})")
     for s in c.symptoms:
         n = len(s.ranks)
         if zh:
-            who = f"{n} 个 rank（{ranks_text(s.ranks)}）" if n else "若干输入"
-            out.append(f"  连带现象：{who} 出现 {s.rule_id}，由 {s.caused_by} 引起")
+            who = f"{n} 个 rank（{ranks_text(s.ranks)}）" if n else t("some_inputs", lang) + " "
         else:
-            who = f"{count(n, 'rank')} ({ranks_text(s.ranks)})" if n else "some inputs"
-            out.append(f"  Symptom: {who} show {s.rule_id}, caused by {s.caused_by}")
+            who = f"{count(n, 'rank')} ({ranks_text(s.ranks)})" if n else t("some_inputs", lang)
+        out.append(f"  {t('symptom', lang)}{colon}" + t("symptom_line", lang, who=who, rule=s.rule_id,
+                                                              cause=s.caused_by))
     if report.root_cause is not None and c.ranks:
         root_ranks = report.root_cause.ranks
         total = c.world_size or len(c.ranks)
         if c.common:
-            out.append("  " + t("all_ranks", report.lang, n=total))
+            out.append("  " + t("all_ranks", lang, n=total))
         elif root_ranks:
-            out.append("  " + t("subset", report.lang, k=len(root_ranks), n=total))
+            out.append("  " + t("subset", lang, k=len(root_ranks), n=total))
     for s in c.suspects:
-        label = "可疑" if zh else "Suspect"
-        node = f" ({s.node})" if s.node else ""
-        out.append(f"  {label}: rank {s.rank}{node}: {s.why}")
+        node = (f"（{s.node}）" if zh else f" ({s.node})") if s.node else ""
+        out.append(f"  {t('suspect', lang)}{colon}rank {s.rank}{node}{colon}{localise(s.why, lang)}")
     return out
 
 
@@ -184,21 +194,26 @@ def incident_lines(report: Report) -> list[str]:
     """The separate incidents (only when there are several), each with its own root cause."""
     if len(report.incidents) < 2:
         return []
-    zh = report.lang == "zh"
+    lang = report.lang
+    zh = lang == "zh"
     titles = {f.rule_id: f.title for f in report.findings}
-    out = [f"独立事件（{len(report.incidents)}）：" if zh else f"Separate incidents ({len(report.incidents)}):"]
+    n = len(report.incidents)
+    out = [f"{t('other_incidents', lang)}（{n}）：" if zh else f"{t('other_incidents', lang)} ({n}):"]
     for i, inc in enumerate(report.incidents, 1):
         files = sorted({o.file for o in inc.origins if o.file}) or ["-"]
         ranks = sorted({o.rank for o in inc.origins if o.rank is not None})
         where_ = ", ".join(files[:3]) + (f" (+{len(files) - 3})" if len(files) > 3 else "")
         if ranks:
-            where_ += f"; ranks {ranks_text(ranks)}"
+            where_ += ("；" if zh else "; ") + t("ranks", lang, ranks=ranks_text(ranks))
         if inc.root_cause:
-            cause = f"{titles.get(inc.root_cause, inc.root_cause)} ({inc.root_cause})"
+            title = titles.get(inc.root_cause, inc.root_cause)
+            cause = f"{title}（{inc.root_cause}）" if zh else f"{title} ({inc.root_cause})"
         else:
-            cause = "无错误级发现" if zh else "no error-level finding"
-        label = "根因" if zh else "root cause"
-        out.append(f"  {i}. [{where_}] {label}: {cause}")
+            cause = t("no_error_finding", lang)
+        if zh:
+            out.append(f"  {i}. [{where_}] 根因：{cause}")
+        else:
+            out.append(f"  {i}. [{where_}] root cause: {cause}")
         if inc.symptoms:
             out.append(("     连带现象：" if zh else "     symptoms: ") + ", ".join(inc.symptoms))
     return out
@@ -270,13 +285,12 @@ def render(report: Report, console: Console) -> None:
         for u in report.unrecognised:
             console.print(f"  {escape(where(u.file, u.line, lang))}: {escape(u.text)}", highlight=False,
                           soft_wrap=True)
-    note = t("note", lang)
+    note = t("note", lang) + ("：" if zh else ": ")
     for tl in report.truncated_lines:
-        text = (f"{where(tl.file, tl.line, lang)} 长 {tl.length} 字节；只匹配了前 {tl.limit} 字节" if zh else
-                f"{where(tl.file, tl.line)} is {tl.length} bytes long; matched on its first {tl.limit} bytes")
-        console.print(f"{note}: {text}", style="dim", highlight=False, markup=False, soft_wrap=True)
+        text = t("truncated_line", lang, where=where(tl.file, tl.line, lang), length=tl.length, limit=tl.limit)
+        console.print(f"{note}{text}", style="dim", highlight=False, markup=False, soft_wrap=True)
     for n in report.notices:
-        console.print(f"{note}: {n}", style="dim", highlight=False, markup=False, soft_wrap=True)
+        console.print(f"{note}{localise(n, lang)}", style="dim", highlight=False, markup=False, soft_wrap=True)
     console.print()
     if report.findings:
         console.print(t("legend", lang), style="dim", highlight=False, soft_wrap=True, markup=False)
@@ -287,12 +301,15 @@ def _finding_block(f: Finding, console: Console, *, full: bool, lang: str = "en"
     zh = lang == "zh"
     sev = _SEVERITY_STYLE.get(f.severity, "")
     layer = f"[{layer_label(f.layer, lang)}/{f.component}]"
-    ranks = f", ranks {ranks_text(f.ranks)}" if f.ranks else ""
+    comma = "，" if zh else ", "
+    ranks = comma + t("ranks", lang, ranks=ranks_text(f.ranks)) if f.ranks else ""
     if not full:
-        note = f" ({t('symptom_of', lang)} {f.suppressed_by})" if f.suppressed_by else ""
-        possible = (" (可能原因)" if zh else " (possible cause)") if f.confidence == "hypothesis" else ""
+        symptom = t("symptom_of", lang, rule=f.suppressed_by) if f.suppressed_by else ""
+        note = (f"（{symptom}）" if zh else f" ({symptom})") if symptom else ""
+        possible = t("possible_cause_note", lang) if f.confidence == "hypothesis" else ""
+        count_ = f"{comma}{times(f.count, lang)}" if zh else f", x{f.count}"
         console.print(f"- [{sev}]{f.severity}[/] {escape(f.title)} {escape(layer)} "
-                      f"{f.rule_id}, x{f.count}{escape(ranks)}{escape(note)}{escape(possible)}", highlight=False,
+                      f"{f.rule_id}{count_}{escape(ranks)}{escape(note)}{escape(possible)}", highlight=False,
                       soft_wrap=True)
         # a fact check's evidence is the facts it compared: show them all (a rule: its first line)
         for ev in f.evidence if f.pack == "compat" else f.evidence[:1]:
@@ -300,12 +317,13 @@ def _finding_block(f: Finding, console: Console, *, full: bool, lang: str = "en"
                           highlight=False, soft_wrap=True)
         return
     seen = (f"  {t('rule', lang)} {f.rule_id} · {t('severity', lang)} {f.severity} · "
-            f"{t('seen', lang)} {f.count}x, {where(f.first_file, f.first_line, lang)}"
+            f"{t('seen', lang)} {times(f.count, lang)}{comma}{where(f.first_file, f.first_line, lang)}"
             + (f" {t('to', lang)} {where(f.last_file, f.last_line, lang)}" if f.count > 1 else "") + ranks)
     if f.nodes:
-        seen += f", nodes {', '.join(f.nodes[:8])}" + (f" (+{len(f.nodes) - 8})" if len(f.nodes) > 8 else "")
+        seen += comma + t("nodes", lang, nodes=", ".join(f.nodes[:8])) + (
+            f" (+{len(f.nodes) - 8})" if len(f.nodes) > 8 else "")
     if f.confidence != "confirmed":
-        seen += f" · {f.confidence}"
+        seen += f" · {confidence_label(f.confidence, lang)}"
     if f.layer_guessed:
         seen += f" · {t('layer_guessed', lang)}"
     console.print(seen, style="dim", highlight=False, soft_wrap=True, markup=False)
@@ -319,5 +337,5 @@ def _finding_block(f: Finding, console: Console, *, full: bool, lang: str = "en"
         console.print(f"    {escape(where(ev.file, ev.line, lang))}: {escape(ev.text.strip())}", highlight=False,
                       soft_wrap=True)
     if f.references:
-        console.print(f"  {t('See', lang)}{colon} " + escape(" ".join(f.references[:3])), style="dim",
+        console.print(f"  {t('See', lang)}{colon}{'' if zh else ' '}" + escape(" ".join(f.references[:3])), style="dim",
                       highlight=False, soft_wrap=True)
