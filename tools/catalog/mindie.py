@@ -186,7 +186,7 @@ def cpp_stream_template(expr: str) -> str:
 
 CPP_MACROS = re.compile(r"\b(ULOG_ERROR|ULOG_CRITICAL|MINDIE_LLM_LOG_ERROR|MINDIE_LLM_LOG_FATAL|"
                         r"ATB_SPEED_LOG_ERROR|ATB_SPEED_LOG_FATAL)\s*\(")
-COUT = re.compile(r"std::cout\s*<<")
+COUT = re.compile(r"std::c(?:out|err)\s*<<")
 
 
 def cpp_entries(repo: str, path: str, consts: dict[str, str]) -> list[dict]:
@@ -226,7 +226,8 @@ def cpp_entries(repo: str, path: str, consts: dict[str, str]) -> list[dict]:
             line = text.count("\n", 0, m.start()) + 1
             if not _looks_like_error(template):
                 continue
-            out.append({"template": template, "path": path, "line": line, "kind": "std::cout"})
+            kind = "std::cerr" if text[m.start():m.start() + 9] == "std::cerr" else "std::cout"
+            out.append({"template": template, "path": path, "line": line, "kind": kind})
     if path.endswith("core/base/model.cpp"):
         for m in re.finditer(r'throw std::runtime_error\(\s*"([^"]+)"', text):
             out.append({"template": m.group(1), "path": path, "line": text.count("\n", 0, m.start()) + 1,
@@ -236,13 +237,14 @@ def cpp_entries(repo: str, path: str, consts: dict[str, str]) -> list[dict]:
 
 def _looks_like_error(text: str) -> bool:
     return bool(re.search(r"\b(?:ERR|[Ee]rror|[Ff]ail(?:ed|s)?|[Ii]nvalid|must|should|not|exceed|cannot|can't|"
-                          r"[Uu]nknow|illegal|out of|outside|too long|too large|missing|[Uu]nsupported|mismatch)",
+                          r"[Uu]nknow|illegal|out of|outside|too long|too large|missing|[Uu]nsupported|mismatch|"
+                          r"[Ee]xception)",
                           text))
 
 
 # ------------------------------------------------------------------ Python parsing
 def _py_str(node: ast.AST, assigns: dict[str, list[tuple[int, ast.AST]]], at: int, depth: int = 0) -> str | None:
-    if depth > 3:
+    if depth > 12:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
@@ -270,6 +272,16 @@ def _py_str(node: ast.AST, assigns: dict[str, list[tuple[int, ast.AST]]], at: in
         if earlier:
             return _py_str(earlier[-1], assigns, at, depth + 1)
     return None
+
+
+# mindie_llm/utils/validation.py: ValidationError(param, detail) prints "The parameter `<param>` is invalid: <detail>"
+VALIDATION_ERRORS = {
+    "OutOfBoundsError": "It exceeds the safety limit `{}` as `{}`. If you believe this boundary value is unreasonable, "
+                        "please modify the boundary value under path `mindie_llm.utils.validation`.",
+    "UnsupportedTypeError": "Its type is not supported, which should be `{}`.",
+    "InconsistencyError": "The {} is not equal to {}.",
+    "ValidationError": "{}",
+}
 
 
 def _func_assigns(func: ast.AST) -> dict[str, list[tuple[int, ast.AST]]]:
@@ -301,11 +313,20 @@ def py_entries(repo: str, path: str) -> list[dict]:
         for node in ast.walk(scope):
             owner[id(node)] = scope
     cache: dict[int, dict] = {}
+    module_assigns = {n.targets[0].id: [(n.lineno, n.value)] for n in tree.body
+                      if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
     for node in ast.walk(tree):
         kind, msg_node, code = None, None, None
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
             func = node.exc.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name in VALIDATION_ERRORS and path.startswith("mindie_llm/"):
+                # mindie_llm/utils/validation.py: the message is composed from the parameter name
+                param = _py_str(node.exc.args[0], {}, node.lineno)
+                if param is not None:
+                    out.append({"template": f"The parameter `{param}` is invalid: " + VALIDATION_ERRORS[name],
+                                "path": path, "line": node.lineno, "kind": f"raise {name}"})
+                continue
             if name:
                 kind, msg_node = f"raise {name}", node.exc.args[0]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
@@ -322,7 +343,7 @@ def py_entries(repo: str, path: str) -> list[dict]:
         if kind is None:
             continue
         scope = owner.get(id(node), tree)
-        assigns = cache.setdefault(id(scope), _func_assigns(scope))
+        assigns = cache.setdefault(id(scope), {**module_assigns, **_func_assigns(scope)})
         template = _py_str(msg_node, assigns, node.lineno)
         if template is None:
             continue
@@ -392,10 +413,13 @@ R_KERNEL = ("shape / layout check inside a model layer or kernel implementation 
             "weight wrappers); reached only by a code bug, not by a user setting")
 R_TEST = "only reachable from tests or sample scripts"
 R_DOC = "FAQ prose or a command shown on the page, not a log line"
+R_RES = ("internal helper failure (memory allocation, thread pool, metrics collection, health-check simulation, "
+         "sensitive-data buffers) with no setting or input behind it")
 
 KEEP_CONFIG = (r"config|[Ee]nv|export |MASTER_|ASCEND_|NPU_MEMORY|permission|[Pp]ath\b|TLS|[Tt]ls|[Cc]ert|crl|"
                r"port\b|[Pp]ort |[Rr]ank ?[Tt]able|world ?size|worldSize|deploy_type|local IP|DP number|"
                r"launch Python worker|install|Please|please|out of memory|OOM|exceeds limit|too long sequence")
+_SENSITIVE_OR_HEALTH = r"^src/server/endpoint/utils/SensitiveInfoManager\.cpp$|^src/server/endpoint/health_checker/"
 EXCLUDE_RULES = [
     (r".", r"nullptr|null ?pointer|\bis null\b|\bis None\b|\bptr is|Ptr is|pointer is|cannot be null|"
            r"[Nn]o[nN]e[Tt]ype adaptee", R_NULL),
@@ -433,6 +457,11 @@ EXCLUDE_RULES = [
                       r"Parse one single infer result|Generate (?:general )?tgi response|generate response details|"
                       r"process stream cache|sequence id|vector index out of range|access failed", R_RESP),
     (r"^src/utils/common_util\.cpp$", r"sequence id|vector index|access failed", R_STATE),
+    (_SENSITIVE_OR_HEALTH, r"NPU device|device id", None),
+    (_SENSITIVE_OR_HEALTH, r".", R_RES),
+    (r"^src/", r"Failed to alloc mem|Failed to resize|Failed to create thread pool|Internal exception|"
+               r"metrics|Failed to create random generator|dladdr failed|Failed to get free slots|"
+               r"Failed to get request block quotas|memset_s failed|Malloc \w+ failed", R_RES),
     (r"^src/utils/memory_utils\.cpp$", r"'(?:dest|src|pointer|destBufLen)", R_STATE),
     # Python model internals
     (r"^mindie_llm/runtime/ops/|^examples/atb_models/atb_llm/utils/quantize/low_bit|"
@@ -449,6 +478,14 @@ EXCLUDE_RULES = [
                                      r"Expected 0 decode requests|did not finish all requests|"
                                      r"Unknown recovery command|Unknown exception", R_STATE),
     (r"^mindie_llm/tokenizer/", r"pre_index|current_index|encode result is not 1 Dimension", R_STATE),
+    (r"^src/server/tokenizer/infer_tokenizer\.cpp$", r"[Cc]ast buffer|Cannot find (?:pid memory index|mem|available)|"
+                                                    r"toolCallsJson|Invalid text length|tiktoken", R_IPC),
+    (r"^mindie_llm/text_generator/samplers/", r"No such (?:handler|selector) backend|does not have such|"
+                                              r"policy config does not support|batch size of|size of \w+ and|"
+                                              r"sequence_ids in prefilling", R_STATE),
+    (r"^mindie_llm/model_wrapper/utils/common_util\.py$", r"transfer operation|requests is not set|decisions failed|"
+     r"Number of chunks|cannot be divided evenly|ip_array", R_STATE),
+    (r"^src/utils/log/file_utils\.cpp$", r"seeking|fseek|File close failed|failed to open file|Input data size", R_RES),
 ]
 _EXCLUDE = [(re.compile(p), re.compile(t), r) for p, t, r in EXCLUDE_RULES]
 
