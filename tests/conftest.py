@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from triage.loader import load_rules
+
+# Property tests check behaviour, not speed (speed lives in benchmarks/): no per-example deadline,
+# which a loaded CI machine would turn into flaky failures.
+settings.register_profile("triage-default", deadline=None)
+settings.load_profile("triage-default")
+
+# Output is compared in English unless a test asks for Chinese (issue: --lang / TRIAGE_LANG).
+os.environ["TRIAGE_LANG"] = "en"
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

@@ -34,6 +34,22 @@ def test_analyze_directory_and_gz(tmp_path):
     assert packed.files == [str(tmp_path / "a.log.gz")]
 
 
+def test_analyze_records_a_missing_path_and_reads_the_others(tmp_path):
+    import pytest
+
+    from triage.errors import InputError
+
+    good = tmp_path / "good.log"
+    good.write_text("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n")
+    report = triage.analyze([good, tmp_path / "missing.log"])
+    assert report.root_cause is not None and report.lines_read == 1
+    assert [(p.file, p.message) for p in report.input_errors] == [
+        (str(tmp_path / "missing.log"), f"{tmp_path / 'missing.log'}: no such file or directory")]
+    assert report.exit_code() == 2
+    with pytest.raises(InputError, match="missing.log: no such file or directory"):
+        triage.analyze([tmp_path / "missing.log"])
+
+
 def test_stream_yields_findings_as_first_seen():
     seen = []
 
@@ -58,9 +74,14 @@ def test_cann_error_stack_and_compiler_errors_are_never_clean():
     report = triage.explain(
         "       GEInitialize failed.[FUNC:GEInitialize][FILE:ge_api.cc][LINE:337]\n"
         "src/kernels/a.cpp:12:3: error: no matching function for call to 'Foo'\n")
-    assert report.root_cause is None
+    # no rule knows either line: the one that states a message leads in its own words (issue 11)
+    root = report.root_cause
+    assert root is not None and root.rule_id == "unexplained.compile-error"
+    assert root.layer_guessed and not root.generic and root.severity == "error"
+    assert "no matching function for call to 'Foo'" in root.cause
     assert [(u.line, u.kind) for u in report.unrecognised] == [(1, "cann-error-stack"), (2, "compile-error")]
     assert report.exit_code() == 1
+    assert report.exit_code("critical") == 0  # an unexplained line counts as severity error
 
 
 def test_followed_by_pairs_each_anchor_once(tmp_path):

@@ -59,7 +59,7 @@ def test_clean_input_exits_zero(tmp_path):
     log.write_text("INFO 12-05 07:51:00 [core.py:75] all good\n")
     result = runner.invoke(app, ["analyze", str(log)])
     assert result.exit_code == 0
-    assert result.stdout.startswith("No problem found in 1 lines")
+    assert result.stdout.startswith("No problem found in 1 line\n")
 
 
 def test_unrecognised_error_is_never_clean(tmp_path):
@@ -68,15 +68,41 @@ def test_unrecognised_error_is_never_clean(tmp_path):
     result = runner.invoke(app, ["analyze", str(log), "-f", "json"])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["root_cause"] is None
+    assert data["root_cause"]["rule_id"] == "unexplained.python-exception"
+    assert data["root_cause"]["layer"] == "framework" and data["root_cause"]["layer_guessed"] is True
+    assert "flux capacitor" in data["root_cause"]["cause"]
+    no_origin = {"node": None, "rank": None, "dp": None, "tp": None, "device": None, "pid": None, "group": None,
+                 "group_rank": None}
     assert data["unrecognised"] == [{"file": str(log), "line": 3, "text": "ZzzTotallyNewError: flux capacitor",
-                                     "kind": "python-exception"}]
+                                     "kind": "python-exception", "origin": no_origin}]
 
 
 def test_missing_file_is_one_line_error_exit_2(tmp_path):
     result = runner.invoke(app, ["analyze", str(tmp_path / "nope.log")])
     assert result.exit_code == 2
     assert "no such file" in result.stderr and "Traceback" not in result.output
+
+
+def test_one_missing_path_among_several_reports_the_others(tmp_path):
+    good = tmp_path / "good.log"
+    good.write_text("INFO start\n" + OOM_LINE + "\n")
+    missing = tmp_path / "missing.log"
+    result = runner.invoke(app, ["analyze", str(good), str(missing), "-f", "json"])
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["root_cause"]["first_file"] == str(good) and data["lines_read"] == 2
+    assert data["input_errors"] == [{"file": str(missing), "message": f"{missing}: no such file or directory"}]
+    result = runner.invoke(app, ["analyze", str(missing), str(good)])
+    assert result.exit_code == 2
+    assert result.stdout.startswith("Root cause: ")
+    assert result.stderr.splitlines() == [f"triage: {missing}: no such file or directory"]
+
+
+def test_every_path_missing_is_one_error_line_and_no_report(tmp_path):
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    result = runner.invoke(app, ["analyze", str(a), str(b), "-f", "json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"triage: {a}: no such file or directory; {b}: no such file or directory\n"
 
 
 def test_invalid_rule_pack_exit_3(tmp_path):

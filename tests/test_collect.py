@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -170,8 +170,8 @@ def test_fake_host_sections_are_verbatim(host):
     assert text.splitlines()[0] == f"# triage collect {__version__} at 2025-03-04T05:06:07Z on {platform.machine()}"
     got = sections(text)
     pip = f"command: {bin_ / 'python3'} -m pip list --disable-pip-version-check"
-    assert list(got)[:9] == [
-        "command: npu-smi info", "command: npu-smi info -m", "command: uname -a", pip,
+    assert list(got)[:10] == [
+        "command: npu-smi info", "command: npu-smi info -m", "command: uname -a", "pythons", pip,
         "file: /usr/local/Ascend/ascend-toolkit/latest/x86_64-linux/ascend_toolkit_install.info",
         "file: /usr/local/Ascend/ascend-toolkit/latest/version.cfg",
         "file: /usr/local/Ascend/ascend-toolkit/set_env.sh",
@@ -182,6 +182,7 @@ def test_fake_host_sections_are_verbatim(host):
     assert got["command: npu-smi info -m"] == NPU_SMI_CHIPS
     assert got["command: uname -a"] == "Linux node-7 5.10.0-182.0.0.95.oe2203sp3.aarch64 #1 SMP aarch64 GNU/Linux\n"
     assert got[pip] == PIP_LIST  # the python3 on PATH is the same interpreter: listed once
+    assert got["pythons"] == f"{bin_ / 'python3'}: runs triage\n"
     assert sum(h.startswith("command: ") and "pip list" in h for h in got) == 1
     assert got["file: /usr/local/Ascend/driver/version.info"] == DRIVER_INFO
     assert got["file: /usr/local/Ascend/ascend-toolkit/latest/x86_64-linux/ascend_toolkit_install.info"] == \
@@ -222,15 +223,15 @@ def test_every_header_has_the_documented_shape(host):
     headers = [line for line in text.splitlines() if line.startswith("==>")]
     assert headers
     for line in headers:
-        assert re.fullmatch(r"==> (command|file|skipped): .+ <==|==> (env|devices|container) <==", line), line
+        assert re.fullmatch(r"==> (command|file|skipped): .+ <==|==> (pythons|env|devices|container) <==", line), line
 
 
 def test_nothing_there_is_all_notes_and_no_error(tmp_path):
     text, skipped = _collect(tmp_path, {"PATH": "/nonexistent"}, which=lambda name, path=None: None,
                              python=None)
     got = sections(text)
-    assert set(got) == {"env", "devices", "container", *(f"skipped: {n}" for n in skipped)}
-    assert got["env"] == "" and got["devices"] == ""
+    assert set(got) == {"pythons", "env", "devices", "container", *(f"skipped: {n}" for n in skipped)}
+    assert got["env"] == "" and got["devices"] == "" and got["pythons"] == ""
     assert got["container"].startswith("container: no (")
     for note in ("command npu-smi info: npu-smi not found", "command npu-smi info -m: npu-smi not found",
                  "command uname -a: uname not found",
@@ -312,6 +313,70 @@ def test_python_on_path_that_differs_is_listed_too(host):
     assert got[pips[0]].endswith("vllm 0.8.5\n") and got[pips[1]] == PIP_LIST
 
 
+def _pip_script(path: Path, listing: str) -> Path:
+    return _script(path, '[ "$*" = "-m pip list --disable-pip-version-check" ] || exit 7\n' + _heredoc(listing))
+
+
+VLLM_VENV_LIST = "Package Version\n------- -------\nvllm 0.10.0\nvllm_ascend 0.10.0rc1\n"
+
+
+def test_the_interpreter_behind_vllm_on_path_is_listed(host):
+    root, bin_, environ = host
+    venv = _pip_script(root.parent / "serving-venv/bin/python3.11", VLLM_VENV_LIST)
+    vllm = bin_ / "vllm"
+    vllm.write_text(f"#!{venv}\nimport sys\nfrom vllm.entrypoints.cli.main import main\n")
+    vllm.chmod(0o755)
+    triage_python = _pip_script(root.parent / "triage-venv/bin/python", "Package Version\n------- -------\n")
+    got = sections(_collect(root, environ, python=str(triage_python))[0])
+    assert got["pythons"] == (f"{triage_python}: runs triage\n{venv}: runs vllm ({vllm})\n"
+                              f"{bin_ / 'python3'}: python3 on PATH\n")
+    assert got[f"command: {venv} -m pip list --disable-pip-version-check"] == VLLM_VENV_LIST
+
+
+def test_the_interpreters_of_running_serving_processes_are_listed(host, tmp_path):
+    root, bin_, environ = host
+    mindie = _pip_script(tmp_path / "mindie-py/bin/python3", "Package Version\n------- -------\nmindie_llm 2.0\n")
+    other = _pip_script(tmp_path / "other-py/bin/python3", "Package Version\n")
+    for pid, exe, argv, their_root in [
+            ("4242", mindie, b"python3\0-m\0mindie_llm.text_generator\0", root),
+            ("4343", other, b"python3\0/opt/app/vllm_server.py\0", tmp_path / "elsewhere"),  # another container
+            ("4444", other, b"python3\0train.py\0--config\0vllm.yaml\0", root),  # not a serving stack
+            ("4545", other, b"python3\0-W\0ignore\0-c\0import vllm\0", root)]:
+        folder = root / "proc" / pid
+        folder.mkdir(parents=True)
+        (folder / "cmdline").write_bytes(argv)
+        (folder / "exe").symlink_to(exe)
+        (tmp_path / "elsewhere").mkdir(exist_ok=True)
+        (folder / "root").symlink_to(their_root)
+    got = sections(_collect(root, environ)[0])
+    assert got["pythons"] == (f"{bin_ / 'python3'}: runs triage\n{mindie}: runs mindie (process 4242)\n")
+    from triage.collect import _run_target
+
+    assert _run_target(["-W", "ignore", "-m", "vllm.entrypoints.openai.api_server"]) == \
+        "vllm.entrypoints.openai.api_server"
+    assert _run_target(["/opt/venv/bin/vllm", "serve", "/models/qwen"]) == "vllm"
+    assert got[f"command: {mindie} -m pip list --disable-pip-version-check"].endswith("mindie_llm 2.0\n")
+
+
+def test_shebang_interpreter_forms(tmp_path):
+    from triage.collect import shebang_interpreter
+
+    def which(name, path=None):
+        return f"/found/{name}" if name == "python3" else None
+
+    cases = {"#!/opt/venv/bin/python3.11\n": "/opt/venv/bin/python3.11",
+             "#!/usr/bin/env python3\n": "/found/python3",
+             "#!/usr/bin/env -S python3 -u\n": "/found/python3",
+             "#!/bin/sh\n\'\'\'exec\' \"/very/long/path/venv/bin/python\" \"$0\" \"$@\"\n\' \'\'\'\n":
+                 "/very/long/path/venv/bin/python",
+             "#!/bin/bash\necho hi\n": None, "#!/usr/bin/perl\n": None, "no shebang\n": None}
+    for text, expected in cases.items():
+        script = tmp_path / "vllm"
+        script.write_text(text)
+        assert shebang_interpreter(str(script), which, "/bin") == expected, text
+    assert shebang_interpreter(str(tmp_path / "missing"), which, "/bin") is None
+
+
 def test_same_python(tmp_path):
     real = _script(tmp_path / "usr/bin/python3.11", "")
     venv = tmp_path / "venv/bin"
@@ -391,6 +456,7 @@ def test_run_command_keeps_the_first_bytes_and_the_status():
         run_command(["/nonexistent/npu-smi", "info"])
 
 
+@settings(deadline=None)  # no timed tests: a loaded machine is slow, not wrong
 @given(st.dictionaries(st.from_regex(r"[A-Z_]{1,20}", fullmatch=True), st.text(max_size=20), max_size=12))
 def test_select_env_keeps_only_the_listed_names_and_hides_secrets(environ):
     picked = dict(select_env(environ))
@@ -428,7 +494,7 @@ def test_cli_writes_the_file_and_summarises_on_stderr(fake_world, tmp_path):
     assert text.startswith(f"# triage collect {__version__} at ")
     assert sections(text)["file: /usr/local/Ascend/driver/version.info"] == DRIVER_INFO
     lines = result.stderr.splitlines()
-    assert lines[0] == f"triage collect: wrote {out}: 4 commands, 7 files, env, devices, container; 5 skipped:"
+    assert lines[0] == f"triage collect: wrote {out}: 4 commands, 7 files, pythons, env, devices, container; 5 skipped:"
     assert "  device /dev/hisi_hdc: not found" in lines
 
 
@@ -438,6 +504,16 @@ def test_cli_writes_to_stdout(fake_world, args):
     assert result.exit_code == 0, result.output
     assert sections(result.stdout)["command: npu-smi info"] == NPU_SMI_INFO
     assert "wrote standard output: 4 commands" in result.stderr and "==>" not in result.stderr
+
+
+def test_cli_python_option_lists_that_interpreter(fake_world, tmp_path):
+    root, bin_, environ = fake_world
+    extra = _pip_script(tmp_path / "container-venv/bin/python", VLLM_VENV_LIST)
+    result = runner.invoke(app, ["collect", "--python", str(extra), "--python", str(bin_ / "python3")])
+    assert result.exit_code == 0, result.output
+    got = sections(result.stdout)
+    assert got["pythons"] == f"{bin_ / 'python3'}: runs triage\n{extra}: --python\n"
+    assert got[f"command: {extra} -m pip list --disable-pip-version-check"] == VLLM_VENV_LIST
 
 
 def test_cli_unwritable_output_is_a_usage_error(fake_world, tmp_path):
@@ -465,6 +541,26 @@ def test_collected_file_is_read_by_analyze(fake_world, tmp_path):
     assert report["root_cause"]["rule_id"] == "compat.cann-too-old"
     assert {e["line"] for e in report["root_cause"]["evidence"]} == {
         facts[n]["line"] for n in ("cann_version", "vllm_ascend_version")}
+
+
+def test_analyze_turns_a_collect_without_devices_or_driver_into_findings(fake_world, tmp_path):
+    root, _, _ = fake_world
+    for name in ("davinci0", "davinci1", "davinci10"):
+        (root / "dev" / name).unlink()
+    (root / "usr/local/Ascend/driver/version.info").unlink()
+    out = tmp_path / "env.txt"
+    assert runner.invoke(app, ["collect", "-o", str(out)]).exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    report = json.loads(runner.invoke(app, ["analyze", str(out), "-f", "json"]).stdout)
+    root_cause = report["root_cause"]
+    assert root_cause["rule_id"] == "collect.no-npu-device-while-visible-devices-set"
+    assert root_cause["captures"] == {"var": "ASCEND_RT_VISIBLE_DEVICES", "devices": "0,1"}
+    assert [lines[e["line"] - 1] for e in root_cause["evidence"]] == [
+        "ASCEND_RT_VISIBLE_DEVICES=0,1", "==> skipped: device /dev/davinci<N>: none found <=="]
+    found = {f["rule_id"]: f for f in report["findings"]}
+    assert found["collect.no-npu-device"]["suppressed_by"] == "collect.no-npu-device-while-visible-devices-set"
+    assert lines[found["collect.npu-driver-missing"]["first_line"] - 1] == \
+        "==> skipped: file /usr/local/Ascend/driver/version.info: not found <=="
 
 
 def test_cli_on_this_machine(tmp_path):

@@ -46,8 +46,9 @@ def test_every_rule_is_backed_by_a_corpus_case():
 
 def test_corpus_cases_name_existing_rules():
     from triage.compat import load_compat
+    from triage.engine import KIND_RANK
 
-    known = set(RULES.by_id) | {c.id for c in load_compat().checks}
+    known = set(RULES.by_id) | {c.id for c in load_compat().checks} | {f"unexplained.{k}" for k in KIND_RANK}
     unknown = [(c.name, rid) for c in CASES for rid in [c.case.expect.root_cause, *c.case.expect.also]
                if rid is not None and rid not in known]
     assert unknown == []
@@ -79,3 +80,44 @@ def test_knowledge_base_breadth():
     real = {rid for c in CASES if not c.case.synthetic for rid in [c.case.expect.root_cause, *c.case.expect.also]}
     assert sum(1 for r in RULES.rules if r.id in real) >= 150
     assert sum(1 for c in CASES if c.case.healthy and not c.case.synthetic) >= 20
+
+
+def _catalog_entries():
+    from triage.coverage import default_catalog_dir, load_catalogs
+
+    folder = default_catalog_dir()
+    out = []
+    for _, cat in load_catalogs(folder) if folder else []:
+        for i, entry in enumerate(cat.entries):
+            if entry.rule and not entry.excluded:
+                out.append(pytest.param(cat.catalog, entry, id=f"{cat.catalog}[{i}]"))
+    return out
+
+
+_CATALOG_ENTRIES = _catalog_entries()
+
+
+@pytest.mark.parametrize(("catalog", "entry"), _CATALOG_ENTRIES)
+def test_catalog_entry_is_covered_by_its_rule(catalog, entry):
+    from dataclasses import replace
+
+    from triage.api import explain
+    from triage.compat import load_compat
+
+    report = explain(entry.sample_line(), rules=RULES, matcher="reference",
+                     knowledge=replace(load_compat(), checks=[]))
+    fired = [f.rule_id for f in report.findings if not f.generic and f.pack != "unexplained"]
+    assert entry.rule in fired, f"{catalog}: {entry.path}:{entry.line}: `{entry.sample_line()}` fired {fired}"
+
+
+def test_catalog_coverage_meets_the_targets():
+    from triage.coverage import default_catalog_dir, load_catalogs
+
+    cats = {c.catalog: c for _, c in load_catalogs(default_catalog_dir())}
+    counted = [e for c in cats.values() for e in c.entries if not e.excluded]
+    covered = [e for e in counted if e.rule]
+    assert len(covered) >= 0.8 * len(counted)
+    hccl = [e for e in cats["hccl-guide"].entries if not e.excluded]
+    assert hccl and all(e.rule for e in hccl)
+    # an entry either names the rule that covers it, or is honestly left uncovered / excluded with a reason
+    assert all(e.excluded.strip() for c in cats.values() for e in c.entries if e.excluded is not None)

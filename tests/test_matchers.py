@@ -110,5 +110,42 @@ def test_unrecognised_lines_agree_on_every_line_end(matcher, end):
              b"[ERROR] RUNTIME(12,python):2025-01-01-00:00:00.000.000 [a.cc:1] weird", b"done"]
     data = end.join(lines) + end
     expected = findings(data, "reference")
-    assert expected[0] == [] and len(expected[1]) == 4
+    # no rule fires: the compiler error (the only line stating a message) leads as an unexplained line
+    assert [f[0] for f in expected[0]] == ["unexplained.compile-error"] and len(expected[1]) == 4
     assert findings(data, matcher) == expected
+
+
+@pytest.mark.parametrize("matcher", FAST)
+def test_full_width_punctuation_classes_match_like_the_reference(matcher, tmp_path):
+    from tests.conftest import write_pack
+
+    pack = write_pack(tmp_path, """\
+rules:
+  - id: test.zh-link-down
+    title: A Chinese report line with full-width or ASCII punctuation
+    layer: hardware
+    component: test
+    severity: error
+    match:
+      any:
+        - regex: '故障名称[:：]\\s*(?P<what>链路\\S+)[,，]\\s*设备[(（](?P<dev>\\d+)[)）]'
+    cause: The link is down on device {dev}.
+    fix: [Reseat the cable.]
+    references: [https://example.invalid/zh]
+    examples:
+      match: ["故障名称：链路断开，设备（3）"]
+      no_match: ["故障名称 链路断开"]
+""")
+    from triage.loader import load_rules
+
+    rules = load_rules([pack])
+    lines = ["故障名称：链路断开，设备（3）", "故障名称: 链路断开, 设备(4)", "故障名称：链路抖动,设备(5)",
+             "故障名称 链路断开"]
+    data = ("\n".join(["INFO 中文日志开始"] + lines) + "\n").encode()
+    got = {}
+    for name in ("reference", matcher):
+        analysis = Analysis(rules, name)
+        list(analysis.feed(io.BytesIO(data)))
+        f = next(f for f in analysis.report().findings if f.rule_id == "test.zh-link-down")
+        got[name] = (f.count, f.first_line, f.last_line, f.captures)
+    assert got[matcher] == got["reference"] == (3, 2, 4, {"what": "链路断开", "dev": "3"})

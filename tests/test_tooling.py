@@ -87,6 +87,30 @@ def test_rules_list_filters_and_json():
     assert len(everything) > len(rows)
 
 
+def test_rules_list_choices_are_case_insensitive_and_checked():
+    lower = json.loads(invoke("rules", "list", "--layer", "driver", "-f", "json").stdout)
+    assert lower and json.loads(invoke("rules", "list", "--layer", "Driver", "-f", "JSON").stdout) == lower
+    for option, value, choices in [("--layer", "hardwre", "'hardware', 'driver', 'framework'"),
+                                   ("--severity", "fatal", "'critical', 'error', 'warning', 'info'"),
+                                   ("-f", "yaml", "'table', 'json'")]:
+        result = invoke("rules", "list", option, value)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert f"'{value}' is not one of {choices}" in result.stderr
+
+
+def test_rules_list_piped_has_a_header_row_and_component_matches_words():
+    lines = invoke("rules", "list", "--component", "docker").stdout.splitlines()
+    assert lines[0] == "id\tlayer\tcomponent\tseverity\tpriority\ttitle"
+    rows = [line.split("\t") for line in lines[1:]]
+    assert "device.npu-smi-missing-in-container" in [r[0] for r in rows]  # "docker (driver tool mounts)"
+    assert rows and all(__import__("re").search(r"\bdocker\b", r[2].lower()) for r in rows)
+    from triage.cli_rules import component_matches
+
+    assert component_matches("docker", "docker (driver tool mounts)")
+    assert component_matches("Driver Tool", "docker (driver tool mounts)")
+    assert not component_matches("torch", "torch_npu") and not component_matches("dock", "docker")
+
+
 def test_rules_show_prints_rule_and_its_cases():
     out = invoke("rules", "show", "op.vector-core-exception").stdout
     assert "id: op.vector-core-exception" in out and "examples:" in out
@@ -122,13 +146,45 @@ def test_rules_why_names_the_failing_condition(tmp_path):
     assert "does not fire" in out and "nearest line 2" in out and "failed: none of any[0] regex" in out
     assert "any[0] matches up to `NPU out of memory\\. Tried to allocate `" in out
     fired = invoke("rules", "why", "op.vector-core-exception", str(EXAMPLE)).stdout
-    assert fired.startswith("op.vector-core-exception fires on 1 line(s): 4")
+    assert fired.startswith("op.vector-core-exception fires on 1 line: 4")
 
 
 def test_rules_schema_matches_committed_file():
     schema = json.loads(invoke("rules", "schema").stdout)
     assert schema["title"] == "triage rule file"
     assert json.loads((ROOT / "docs" / "rule.schema.json").read_text()) == schema
+
+
+def test_rules_schema_builtin_is_the_strict_one():
+    strict = json.loads(invoke("rules", "schema", "--builtin").stdout)
+    assert json.loads((ROOT / "docs" / "rule.builtin.schema.json").read_text()) == strict
+    pack = json.loads(invoke("rules", "schema").stdout)
+    rule, pack_rule = strict["$defs"]["Rule"], pack["$defs"]["Rule"]
+    assert {"references", "confidence", "zh"} <= set(rule["required"])
+    assert not {"references", "confidence", "zh"} & set(pack_rule["required"])
+    assert rule["properties"]["references"]["minItems"] == 1 and "minItems" not in pack_rule["properties"]["references"]
+    assert rule["properties"]["confidence"]["enum"] == ["confirmed", "likely", "hypothesis"]
+    assert rule["properties"]["draft"]["const"] is False
+    assert "no_match" in strict["$defs"]["Examples"]["required"]
+    assert strict["$defs"]["Examples"]["properties"]["no_match"]["minItems"] == 1
+    assert "no_match" not in pack["$defs"]["Examples"]["required"]
+
+
+def test_rules_lint_prints_pack_warnings_and_analyze_stays_quiet(tmp_path):
+    bare = MINIMAL_RULE.replace("    references: [https://example.org/sample]\n", "").replace(
+        '      no_match: ["sample success"]\n', "")
+    pack = write_pack(tmp_path, bare)
+    result = invoke("rules", "lint", str(pack))
+    assert result.exit_code == 0
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 2 and all(w.startswith(f"warning: {pack / 'pack.yaml'}:") for w in warnings)
+    assert "rule test.sample: references: no references" in warnings[0]
+    assert "rule test.sample: examples: no `no_match` examples" in warnings[1]
+    assert __import__("re").fullmatch(r"\d+ rules OK \(\d+ files\), 2 warnings\n", result.stdout)
+    log = tmp_path / "x.log"
+    log.write_text("sample failure 7\n")
+    quiet = invoke("analyze", "--rules", str(pack), str(log))
+    assert quiet.exit_code == 1 and quiet.stderr == "" and quiet.stdout.startswith("Root cause: A sample rule")
 
 
 def test_corpus_add_then_rules_test_passes(tmp_path):
@@ -160,7 +216,7 @@ def test_corpus_bless_rewrites_expectations(tmp_path):
     shutil.copytree(src, case)
     meta = case / "case.yaml"
     meta.write_text(meta.read_text().replace("root_cause: op.vector-core-exception", "root_cause: wrong.rule"))
-    assert "1 of 1 case(s) rewritten" in invoke("corpus", "bless", "--corpus", str(tmp_path / "c")).stdout
+    assert "1 of 1 case rewritten" in invoke("corpus", "bless", "--corpus", str(tmp_path / "c")).stdout
     assert yaml.safe_load(meta.read_text())["expect"]["root_cause"] == "op.vector-core-exception"
 
 
@@ -172,6 +228,45 @@ def test_config_file_disables_rules_and_adds_packs(tmp_path, monkeypatch):
     assert "op.vector-core-exception" not in [f["rule_id"] for f in data["findings"]]
     data = json.loads(invoke("explain", "sample failure 9", "-f", "json").stdout)
     assert data["root_cause"]["rule_id"] == "test.sample"
+
+
+def test_config_scalars_are_one_item_lists(tmp_path, monkeypatch):
+    pack = write_pack(tmp_path, MINIMAL_RULE)
+    (tmp_path / ".triage.yaml").write_text(f"rules: {pack}\ndisable: op.vector-core-exception\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE), "-f", "json")
+    assert result.stderr == ""
+    assert "op.vector-core-exception" not in [f["rule_id"] for f in json.loads(result.stdout)["findings"]]
+    assert json.loads(invoke("explain", "sample failure 9", "-f", "json").stdout)["root_cause"]["rule_id"] == \
+        "test.sample"
+    (tmp_path / ".triage.yaml").unlink()
+    (tmp_path / "pyproject.toml").write_text('[tool.triage]\ndisable = "op.vector-core-exception"\n')
+    data = json.loads(invoke("analyze", str(EXAMPLE), "-f", "json").stdout)
+    assert "op.vector-core-exception" not in [f["rule_id"] for f in data["findings"]]
+
+
+def test_config_value_of_the_wrong_type_names_the_file(tmp_path, monkeypatch):
+    (tmp_path / ".triage.yaml").write_text("disable: {a: 1}\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE))
+    assert result.exit_code == 3
+    assert result.stderr == f"triage: {tmp_path / '.triage.yaml'}: disable: must be a rule id or a list of them\n"
+
+
+def test_unknown_disable_option_is_a_usage_error_naming_the_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE), "--disable", "no.such-rule")
+    assert result.exit_code == 2
+    assert result.stderr == ("triage: --disable: unknown rule id `no.such-rule` (`triage rules list` lists the "
+                             "rule ids)\n")
+
+
+def test_unknown_disable_in_the_config_names_the_file(tmp_path, monkeypatch):
+    (tmp_path / ".triage.yaml").write_text("disable: [no.such-rule]\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("analyze", str(EXAMPLE))
+    assert result.exit_code == 3
+    assert result.stderr == f"triage: {tmp_path / '.triage.yaml'}: disable: unknown rule id `no.such-rule`\n"
 
 
 def test_rules_path_environment_variable(tmp_path, monkeypatch):
@@ -196,3 +291,28 @@ def test_installed_plugin_pack_via_entry_point(tmp_path, monkeypatch):
     assert data["root_cause"]["rule_id"] == "test.sample"
     assert data["root_cause"]["pack"] == str(pkg)
     sys.modules.pop("acme_triage_rules", None)
+
+
+def _commands(group, prefix=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):  # a group
+            yield from _commands(command, (*prefix, name))
+        else:
+            yield (*prefix, name)
+
+
+def test_help_shows_no_python_types_as_placeholders():
+    import re
+
+    import typer
+
+    commands = list(_commands(typer.main.get_command(app)))
+    assert ("analyze",) in commands and ("rules", "why") in commands
+    for path in commands:
+        out = invoke(*path, "--help").stdout
+        assert not re.search(r"<(list\[|str>|path>|int>)", out), (path, out)
+        assert "[[" not in out.splitlines()[0], (path, out)
+    usage = invoke("analyze", "--help").stdout.splitlines()[0]
+    assert usage.endswith("analyze [OPTIONS] [FILE]...")
+    assert "--rules PACK" in invoke("analyze", "--help").stdout
+    assert "--disable ID" in invoke("analyze", "--help").stdout

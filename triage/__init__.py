@@ -6,20 +6,47 @@ The three entry points:
 - :func:`analyze` -- diagnose a file, a directory, a ``.gz`` or ``-`` for stdin;
 - :func:`stream` -- yield each :class:`Finding` as soon as it is first seen, for live logs.
 
-Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output.
+For many nodes, the map and reduce steps apart: :func:`summarize` (the language-neutral
+:class:`Summary` of some logs, what ``triage analyze --format summary`` writes) and :func:`merge`
+(the report of several summaries). Ray: :func:`triage.fanout.analyze_on_ray`.
+
+Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output;
+:func:`render_text` and :func:`render_markdown` turn a report into the CLI's text and Markdown.
 """
 
-from triage.api import analyze, explain, stream
+from triage.api import analyze, explain, merge, stream, summarize
 from triage.report import Evidence, Finding, Report, Unrecognised
+from triage.summary import Summary
 from triage.version import __version__
+
+
+def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:
+    """The report as ``triage analyze`` prints it (plain text unless ``color``; see
+    :func:`triage.render.text.to_text`)."""
+    from triage.render.text import to_text
+
+    return to_text(report, color=color, width=width)
+
+
+def render_markdown(report: Report) -> str:
+    """The report as ``triage analyze --format markdown`` prints it (GitHub-flavoured Markdown,
+    without the final newline)."""
+    from triage.render.markdown import render
+
+    return render(report)
 
 __all__ = [
     "Evidence",
     "Finding",
     "Report",
+    "Summary",
     "Unrecognised",
     "__version__",
     "analyze",
     "explain",
+    "merge",
+    "render_markdown",
+    "render_text",
     "stream",
+    "summarize",
 ]

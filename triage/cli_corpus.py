@@ -8,9 +8,10 @@ from pathlib import Path
 import typer
 import yaml
 
-from triage.cli import RulesOpt, _fail, _load, app
+from triage.cli import Arg, RulesOpt, _fail, _load, app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_INPUT, TriageError
+from triage.plural import count
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Create and maintain corpus cases (real logs as fixtures).")
 app.add_typer(corpus_app, name="corpus")
@@ -29,13 +30,16 @@ def _trim(lines: list[str], keep: set[int], context: int) -> list[str]:
 
 @corpus_app.command("add")
 def add(
-    log: Path = typer.Argument(..., help="The full log, as it was published."),
-    source: str = typer.Option(..., "--source", help="Where the log comes from, e.g. vllm-project/vllm-ascend#564."),
-    expect: str = typer.Option(..., "--expect", help="The rule id that must rank first."),
-    url: str = typer.Option(None, "--url", help="Link to the report."),
-    name: str = typer.Option(None, "--name", help="Case folder name (default: from the rule id and source)."),
-    context: int = typer.Option(3, "--context", help="Lines kept around each evidence line."),
-    corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's corpus/)."),
+    log: Path = Arg(..., "LOG"),
+    source: str = typer.Option(..., "--source", metavar="REF",
+                               help="Where the log comes from, e.g. vllm-project/vllm-ascend#564."),
+    expect: str = typer.Option(..., "--expect", metavar="ID", help="The rule id that must rank first."),
+    url: str = typer.Option(None, "--url", metavar="URL", help="Link to the report."),
+    name: str = typer.Option(None, "--name", metavar="NAME",
+                             help="Case folder name (default: from the rule id and source)."),
+    context: int = typer.Option(3, "--context", metavar="N", help="Lines kept around each evidence line."),
+    corpus: Path = typer.Option(None, "--corpus", metavar="DIR",
+                                help="Corpus directory (default: the checkout's corpus/)."),
     redact: bool = typer.Option(True, "--redact/--no-redact", help="Redact IPs, hosts, users and secrets."),
     rules: list[Path] = RulesOpt,
 ) -> None:
@@ -95,13 +99,17 @@ def add(
 
 @corpus_app.command("bless")
 def bless(
-    cases: list[str] = typer.Argument(None, help="Case folder names (default: all)."),
-    corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's corpus/)."),
+    cases: list[str] = Arg(None, "CASE"),
+    corpus: Path = typer.Option(None, "--corpus", metavar="DIR",
+                                help="Corpus directory (default: the checkout's corpus/)."),
     rules: list[Path] = RulesOpt,
     facts: bool = typer.Option(False, "--facts", help="Record every fact read (value and line), not only "
                                "the facts the case already expects."),
 ) -> None:
-    """Rewrite each case's `expect` from the current output, so that `git diff` is the review."""
+    """Rewrite each case's `expect` from the current output, so that `git diff` is the review.
+
+    CASE: case folder names (default: all).
+    """
     from triage.api import analyze
     from triage.corpus import default_corpus_dir, load_cases
 
@@ -133,4 +141,4 @@ def bless(
         if new != text:
             meta.write_text(new, encoding="utf-8")
             changed += 1
-    print(f"{changed} of {len(selected)} case(s) rewritten")
+    print(f"{changed} of {count(len(selected), 'case')} rewritten")

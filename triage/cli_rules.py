@@ -3,61 +3,107 @@
 from __future__ import annotations
 
 import json
+import re
+from enum import Enum
 from pathlib import Path
+from typing import get_args
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from triage.cli import DisableOpt, RulesOpt, _fail, _load, rules_app
+from triage.cli import Arg, DisableOpt, LangOpt, RulesOpt, Severity, _fail, _lang, _load, rules_app
 from triage.console import console
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
+from triage.plural import count
+from triage.schema import Layer as LayerName
+
+Layer = Enum("Layer", {name: name for name in get_args(LayerName)}, type=str)  # type: ignore[misc]
+ListFormat = Enum("ListFormat", {"table": "table", "json": "json"}, type=str)  # type: ignore[misc]
+TextFormat = Enum("TextFormat", {"text": "text", "json": "json"}, type=str)  # type: ignore[misc]
+_LIST_HEADER = ("id", "layer", "component", "severity", "priority", "title")
+
+
+def component_matches(query: str, label: str) -> bool:
+    """Whether ``query`` names the component ``label``: the whole label or whole words of it, any
+    case (``docker`` matches ``docker (driver tool mounts)``; ``torch`` does not match ``torch_npu``)."""
+    q, text = " ".join(query.lower().split()), " ".join(label.lower().split())
+    return bool(q) and re.search(rf"(?<![\w-]){re.escape(q)}(?![\w-])", text) is not None
 
 
 @rules_app.command("list")
 def list_rules(
-    layer: str = typer.Option(None, help="Only this layer."),
-    component: str = typer.Option(None, help="Only this component (case-insensitive)."),
-    severity: str = typer.Option(None, help="Only this severity."),
-    format: str = typer.Option("table", "--format", "-f", help="table or json."),
+    layer: Layer = typer.Option(None, "--layer", case_sensitive=False, metavar="LAYER",
+                                help="Only this layer: hardware, driver or framework (any case)."),
+    component: str = typer.Option(None, "--component", metavar="NAME",
+                                  help="Only components whose name is or holds these words (any case)."),
+    severity: Severity = typer.Option(None, "--severity", case_sensitive=False, metavar="SEVERITY",
+                                      help="Only this severity: critical, error, warning or info (any case)."),
+    format: ListFormat = typer.Option("table", "--format", "-f", case_sensitive=False, metavar="FORMAT",
+                                      help="table (tab-separated with a header row when piped) or json."),
     rules: list[Path] = RulesOpt,
+    lang: str = LangOpt,
 ) -> None:
-    """List the loaded rules."""
+    """List the loaded rules (titles in the chosen language where the rule has it)."""
     try:
+        language = _lang(lang)
         ruleset = _load(rules, None)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
+
+    def title(r) -> str:
+        return r.rule.zh.title if language == "zh" and r.rule.zh is not None else r.rule.title
+
     picked = [r for r in ruleset.rules
-              if (layer is None or r.rule.layer == layer)
-              and (component is None or r.rule.component.lower() == component.lower())
-              and (severity is None or r.rule.severity == severity)]
-    if format == "json":
-        print(json.dumps([{"id": r.id, "title": r.rule.title, "layer": r.rule.layer, "component": r.rule.component,
+              if (layer is None or r.rule.layer == layer.value)
+              and (component is None or component_matches(component, r.rule.component))
+              and (severity is None or r.rule.severity == severity.value)]
+    if format.value == "json":
+        print(json.dumps([{"id": r.id, "title": title(r), "layer": r.rule.layer, "component": r.rule.component,
                            "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
-                           "pack": r.pack, "file": r.file} for r in picked], indent=2))
+                           "confidence": r.rule.effective_confidence, "pack": r.pack, "file": r.file}
+                          for r in picked], indent=2, ensure_ascii=False))
         return
     out = console()
     if not out.is_terminal:  # piped: whole lines, tab-separated, never cut to a width
+        print("\t".join(_LIST_HEADER))
         for r in picked:
             print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
-                             r.rule.title]))
+                             title(r)]))
         return
     table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
     for r in picked:
-        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), r.rule.title)
+        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r))
     out.print(table)
-    out.print(f"{len(picked)} rule(s)", style="dim")
+    out.print(count(len(picked), "rule"), style="dim")
 
 
 @rules_app.command("show")
-def show(rule_id: str, rules: list[Path] = RulesOpt,
-         corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's).")) -> None:
-    """Show one rule whole: fields, examples and the corpus cases that expect it."""
+def show(rule_id: str = Arg(..., "ID"), rules: list[Path] = RulesOpt,
+         corpus: Path = typer.Option(None, "--corpus", metavar="DIR",
+                                     help="Corpus directory (default: the checkout's)."),
+         lang: str = LangOpt) -> None:
+    """Show one rule (or fact check) ID whole: fields, examples and the corpus cases that expect it.
+
+    With --lang zh the title, cause and fix are shown in Chinese and the English under `en`.
+    """
     import yaml
 
     from triage.corpus import default_corpus_dir, load_cases
 
+    def localised(data: dict) -> dict:
+        zh = data.pop("zh", None)
+        if language != "zh" or not zh:
+            if zh:
+                data["zh"] = zh
+            return data
+        english = {k: data[k] for k in ("title", "cause", "fix") if k in data}
+        data.update({"title": zh["title"], "cause": zh["cause"], "fix": zh["fix"]})
+        data["en"] = english
+        return data
+
     try:
+        language = _lang(lang)
         ruleset = _load(rules, None)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
@@ -72,13 +118,13 @@ def show(rule_id: str, rules: list[Path] = RulesOpt,
         # a fact check (compat/checks.yaml): reasoned from facts, see docs/compat.md
         file, line = knowledge.where[rule_id]
         print(f"# {file}:{line} (fact check, reasoner `{check.test}` in triage/compat/checks.py)")
-        print(yaml.safe_dump(check.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
-                             width=110), end="")
+        print(yaml.safe_dump(localised(check.model_dump(exclude_defaults=True)), sort_keys=False,
+                             allow_unicode=True, width=110), end="")
     else:
         # Plain print: the YAML must stay valid when redirected to a file, whatever the width.
         print(f"# {r.file}:{r.line} (pack {r.pack})")
-        print(yaml.safe_dump(r.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True,
-                             width=110), end="")
+        print(yaml.safe_dump(localised(r.rule.model_dump(exclude_defaults=True)), sort_keys=False,
+                             allow_unicode=True, width=110), end="")
     folder = corpus or default_corpus_dir()
     if folder:
         cases = [c for c in load_cases(folder)
@@ -90,9 +136,12 @@ def show(rule_id: str, rules: list[Path] = RulesOpt,
 
 
 @rules_app.command("lint")
-def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check (default: the loaded ones)."),
-             rules: list[Path] = RulesOpt) -> None:
-    """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles."""
+def lint_cmd(paths: list[Path] = Arg(None, "PACK"), rules: list[Path] = RulesOpt) -> None:
+    """Check rule files: schema, regex dialect and safety, placeholders, suppress targets, cycles.
+
+    PACK: rule packs (directories or files) to check; default: the loaded ones. What a user pack
+    may leave out (references, no_match examples) is printed as a warning and does not fail.
+    """
     from triage.lint import lint
     from triage.loader import builtin_rules_dir
 
@@ -105,23 +154,30 @@ def lint_cmd(paths: list[Path] = typer.Argument(None, help="Rule packs to check 
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     problems = lint(ruleset)
+    err = console(stderr=True)
+    for w in ruleset.warnings:  # what a user pack may lack (the built-in base may not): never an error
+        err.print(f"warning: {w}", highlight=False, soft_wrap=True, markup=False)
     for p in problems:
-        console(stderr=True).print(str(p), highlight=False, soft_wrap=True)
+        err.print(str(p), highlight=False, soft_wrap=True, markup=False)
     if problems:
         raise typer.Exit(EXIT_RULES)
-    print(f"{len(ruleset)} rules OK ({len(ruleset.files)} files)")
+    warned = f", {count(len(ruleset.warnings), 'warning')}" if ruleset.warnings else ""
+    print(f"{count(len(ruleset), 'rule')} OK ({count(len(ruleset.files), 'file')}){warned}")
 
 
 @rules_app.command("test")
 def test_cmd(
-    rule_id: str = typer.Argument(None, help="Only this rule."),
-    corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's)."),
+    rule_id: str = Arg(None, "ID"),
+    corpus: Path = typer.Option(None, "--corpus", metavar="DIR", help="Corpus directory (default: the checkout's)."),
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print passing checks too."),
 ) -> None:
     """Run each rule's examples, the fact extractors' and checks' examples (compat/) and the corpus
-    cases; print pass/fail and corpus accuracy."""
+    cases; print pass/fail and corpus accuracy.
+
+    ID: only this rule, fact check or extractor.
+    """
     from triage.compat import load_compat
     from triage.corpus import default_corpus_dir
     from triage.selftest import check_checks, check_corpus, check_examples, check_extractors
@@ -162,20 +218,19 @@ def test_cmd(
 
 
 @rules_app.command("schema")
-def schema_cmd() -> None:
-    """Print the JSON Schema of rule files (for editors: yaml-language-server)."""
-    from triage.schema import RuleFile
+def schema_cmd(builtin: bool = typer.Option(False, "--builtin", help="The stricter schema of the built-in rules "
+                                            "(references, no_match examples, confidence and zh required).")) -> None:
+    """Print the JSON Schema of rule files (for editors: yaml-language-server); by default the
+    schema of a user rule pack."""
+    from triage.schema import rule_file_json_schema
 
-    schema = RuleFile.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "triage rule file"
-    print(json.dumps(schema, indent=2))
+    print(json.dumps(rule_file_json_schema(builtin=builtin), indent=2))
 
 
 @rules_app.command("why")
-def why(rule_id: str, log: str = typer.Argument(..., help="The log the rule did not fire on (- for stdin)."),
-        rules: list[Path] = RulesOpt) -> None:
-    """Say why a rule did (not) fire on a log: which condition failed, on the nearest line."""
+def why(rule_id: str = Arg(..., "ID"), log: str = Arg(..., "LOG"), rules: list[Path] = RulesOpt) -> None:
+    """Say why rule ID did (not) fire on LOG (a file, or - for stdin): which condition failed, on the
+    nearest line."""
     from triage.why import explain_rule
 
     try:
@@ -191,7 +246,8 @@ def why(rule_id: str, log: str = typer.Argument(..., help="The log the rule did 
 
 
 @rules_app.command("catalog")
-def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", help="Corpus directory (default: the checkout's)."),
+def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", metavar="DIR",
+                                            help="Corpus directory (default: the checkout's)."),
                 rules: list[Path] = RulesOpt) -> None:
     """Print the rule catalog (Markdown) that docs/rules.md holds."""
     from triage.catalog import render_catalog
@@ -210,10 +266,11 @@ def catalog_cmd(corpus: Path = typer.Option(None, "--corpus", help="Corpus direc
 
 @rules_app.command("coverage")
 def coverage_cmd(
-    catalogs: Path = typer.Option(None, "--catalogs", help="Catalog directory (default: the checkout's catalogs/)."),
-    only: str = typer.Option(None, "--catalog", help="Only this catalog."),
+    catalogs: Path = typer.Option(None, "--catalogs", metavar="DIR",
+                                  help="Catalog directory (default: the checkout's catalogs/)."),
+    only: str = typer.Option(None, "--catalog", metavar="NAME", help="Only this catalog."),
     missing: bool = typer.Option(False, "--missing", help="List the entries no specific rule covers."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    format: TextFormat = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
     rules: list[Path] = RulesOpt,
 ) -> None:
     """How much of each message catalog (catalogs/*.yaml) a specific rule covers: per catalog
@@ -236,13 +293,16 @@ def coverage_cmd(
              if r.entry.rule and not r.entry.excluded and r.entry.rule not in r.fired]
     covered = sum(c.covered for c in results)
     total = sum(c.total for c in results)
-    if format == "json":
+    if format.value == "json":
         print(json.dumps({
             "catalogs": [{"catalog": c.catalog.catalog, "title": c.catalog.title, "repo": c.catalog.repo,
                           "commit": c.catalog.commit, "covered": c.covered, "total": c.total,
                           "excluded": len(c.results) - c.total,
                           "missing": [{"template": r.entry.template, "path": r.entry.path, "line": r.entry.line}
-                                      for r in c.counted if not r.covered]} for c in results],
+                                      for r in c.counted if not r.covered],
+                          "entries": [{"template": r.entry.template, "path": r.entry.path, "line": r.entry.line,
+                                       "rule": r.entry.rule, "excluded": r.entry.excluded, "fired": r.fired}
+                                      for r in c.results]} for c in results],
             "covered": covered, "total": total,
             "stale": [{"catalog": r.catalog, "template": r.entry.template, "rule": r.entry.rule, "fired": r.fired}
                       for r in stale]}, indent=2, ensure_ascii=False))
@@ -263,3 +323,56 @@ def coverage_cmd(
                                    f"fire (fired: {r.fired})", highlight=False, soft_wrap=True, markup=False)
     print(f"{'overall':<{width}}  {percent(covered, total)}")
     raise typer.Exit(EXIT_FINDINGS if stale else 0)
+
+
+@rules_app.command("suggest")
+def suggest_cmd(
+    log: list[str] = Arg(..., "LOG"),
+    prefix: str = typer.Option("local", "--prefix", metavar="NAME", help="First part of the draft rules' ids."),
+    output: Path = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the rule file here."),
+    rules: list[Path] = RulesOpt,
+) -> None:
+    """Draft a rule for each error line no rule explains: a YAML skeleton to fill in.
+
+    LOG: the log files (or - for standard input) with the lines no rule knows. Each draft's regex
+    generalises the line's numbers, hex values, paths, IPs, versions and ids; its example is the
+    line; it is marked `draft: true` with a TODO cause and fix and `confidence: hypothesis`.
+    """
+    import re
+
+    from triage.api import expand_inputs, feed_source
+    from triage.engine import Analysis
+    from triage.report import Origin, Unrecognised
+    from triage.suggest import suggest
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", prefix):
+        raise _fail(f"--prefix: `{prefix}` is not a rule-id part (lowercase letters, digits, - and _)", 2)
+    try:
+        ruleset = _load(rules, None)
+        sources, problems = expand_inputs(log)
+        analysis = Analysis(ruleset, "reference")
+        for source in sources:
+            for _ in feed_source(analysis, source):
+                pass
+    except TriageError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    summary = analysis.summary()
+    files = [f.name for f in summary.files]
+    lines = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
+                          origin=Origin(**u.origin) if u.origin else Origin())
+             for u in sorted(summary.unrecognised, key=lambda u: (u.file, u.line))]
+    for problem in [*problems, *summary.input_errors]:
+        console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
+                                   markup=False)
+    if not lines:
+        console(stderr=True).print("triage: every error line is explained by a rule: nothing to draft",
+                                   highlight=False, soft_wrap=True)
+        raise typer.Exit(0)
+    text = suggest(lines, prefix)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+        n = text.count("\n- id: ")
+        console(stderr=True).print(f"triage: {count(n, 'draft rule')} written to {output}", highlight=False,
+                                   soft_wrap=True, markup=False)
+    else:
+        print(text, end="")

@@ -157,6 +157,91 @@ def same_python(a: str, b: str) -> bool:
         return False
 
 
+SERVING_PROGRAMS = ("vllm",)
+"""Programs on PATH whose interpreter (read from their shebang) runs the serving stack."""
+_SERVING_NAMES = re.compile(r"(vllm|mindie|sglang|lmdeploy)", re.IGNORECASE)
+_MAX_PROCESSES = 10000
+_PIP_EXEC = re.compile(r"""^'''exec' "?([^"]+?)"? "\$0" "\$@"$""")
+
+
+def shebang_interpreter(script: str, which: Callable[..., str | None], path: str | None) -> str | None:
+    """The Python interpreter a script runs with, read from its first two lines, or None.
+
+    Reads ``#!/abs/python``, ``#!/usr/bin/env python3`` (found with ``which(name, path=path)``) and
+    the form pip writes for long paths (``#!/bin/sh``, then a line ``'''exec' "/abs/python" "$0" "$@"``).
+    Never raises.
+    """
+    try:
+        with open(script, "rb") as fh:
+            head = fh.read(2048).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    if not head or not head[0].startswith("#!"):
+        return None
+    try:
+        words = shlex.split(head[0][2:].strip())
+    except ValueError:
+        return None
+    if not words:
+        return None
+    program = os.path.basename(words[0])
+    if program == "env":
+        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        return which(names[0], path=path) if names and "python" in names[0] else None
+    if program in ("sh", "bash") and len(head) > 1:
+        m = _PIP_EXEC.match(head[1].strip())
+        return m.group(1) if m else None
+    return words[0] if "python" in program else None
+
+
+def serving_processes(proc: Path, root: Path) -> list[tuple[str, str, str]]:
+    """``(pid, interpreter, what)`` for each running Python process of a serving stack (vLLM,
+    MindIE, SGLang, LMDeploy) that shares this root file system (the interpreter of a process in
+    another container cannot be run from here). Reads ``proc/<pid>/cmdline``, ``exe`` and ``root``;
+    never raises."""
+    out: list[tuple[str, str, str]] = []
+    try:
+        here = os.stat(root)
+        pids = sorted((e.name for e in os.scandir(proc) if e.name.isdigit()), key=int)[:_MAX_PROCESSES]
+    except OSError:
+        return out
+    for pid in pids:
+        try:
+            argv = (proc / pid / "cmdline").read_bytes().split(b"\0")
+            exe = os.readlink(proc / pid / "exe")
+            theirs = os.stat(proc / pid / "root")
+        except OSError:
+            continue  # gone, or not ours to read
+        if (theirs.st_dev, theirs.st_ino) != (here.st_dev, here.st_ino):
+            continue
+        if "python" not in os.path.basename(exe):
+            continue
+        target = _run_target([a.decode("utf-8", "replace") for a in argv[1:] if a])
+        m = _SERVING_NAMES.match(target) if target else None
+        if m:
+            out.append((pid, exe.removesuffix(" (deleted)"), m.group(1).lower()))
+    return out
+
+
+def _run_target(args: list[str]) -> str | None:
+    """What a Python command line runs: the module of ``-m``, or the script's name (``vllm`` for
+    ``/venv/bin/vllm serve``, ``api_server`` for ``api_server.py``); None for ``-c`` or nothing."""
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:  # the value of -W or -X
+            skip = False
+            continue
+        if arg == "-m":
+            return args[i + 1] if i + 1 < len(args) else None
+        if arg == "-c":
+            return None
+        if arg.startswith("-"):
+            skip = arg in ("-W", "-X")
+            continue
+        return os.path.basename(arg).removesuffix(".py")
+    return None
+
+
 def select_env(environ: Mapping[str, str]) -> list[tuple[str, str]]:
     """The variables a diagnosis needs, sorted by name, with secret-looking values replaced by ``<redacted>``.
 
@@ -233,15 +318,44 @@ class _Collector:
             return
         self.command([found, *args], shlex.join([program, *args]))
 
-    def pip_lists(self, python: str | None) -> None:
-        args = ["-m", "pip", "list", "--disable-pip-version-check"]
+    def pythons(self, python: str | None, extra: Sequence[str]) -> list[tuple[str, str]]:
+        """The interpreters whose packages matter, each once, with why: triage's own, the ones asked
+        for, the one behind each serving program on PATH (its shebang), the ones running a serving
+        stack now (``/proc``), and the ``python3`` on PATH."""
+        found: list[tuple[str, str]] = []
+
+        def add(path: str, why: str) -> None:
+            if not any(same_python(path, seen) for seen, _ in found):
+                found.append((path, why))
+
         if python:
-            self.command([python, *args])
+            add(python, "runs triage")
+        for path in extra:
+            add(path, "--python")
+        for program in SERVING_PROGRAMS:
+            script = self.which(program, path=self.environ.get("PATH"))
+            if not script:
+                continue
+            interpreter = shebang_interpreter(script, self.which, self.environ.get("PATH"))
+            if interpreter is None:
+                self.skip("python", f"behind {script}", "no Python shebang")
+            else:
+                add(interpreter, f"runs {program} ({script})")
+        for pid, exe, what in serving_processes(self.path("/proc"), self.root):
+            add(exe, f"runs {what} (process {pid})")
         on_path = self.which("python3", path=self.environ.get("PATH"))
-        if not on_path:
-            self.skip("command", shlex.join(["python3", *args]), "python3 not found")
-        elif not python or not same_python(on_path, python):
-            self.command([on_path, *args])
+        if on_path:
+            add(on_path, "python3 on PATH")
+        else:
+            self.skip("command", "python3 -m pip list --disable-pip-version-check", "python3 not found")
+        return found
+
+    def pip_lists(self, python: str | None, extra: Sequence[str] = ()) -> None:
+        args = ["-m", "pip", "list", "--disable-pip-version-check"]
+        found = self.pythons(python, extra)
+        self.section("pythons", "", "".join(f"{path}: {why}\n" for path, why in found))
+        for path, _ in found:
+            self.command([path, *args])
 
     # -- files -------------------------------------------------------------------------------------------------
     def read(self, absolute: str, first_lines: int | None = None) -> bool:
@@ -389,14 +503,18 @@ class _Collector:
 def collect(out: TextIO, *, root: Path = Path("/"), environ: Mapping[str, str] = os.environ,
             run: Runner = run_command, which: Callable[..., str | None] = shutil.which,
             now: Callable[[], datetime] = _now, python: str | None = sys.executable, timeout: float = TIMEOUT,
-            on_section: Callable[[str, str], None] | None = None) -> list[str]:
+            on_section: Callable[[str, str], None] | None = None, pythons: Sequence[str] = ()) -> list[str]:
     """Write the environment facts of this host or container to ``out``; return the notes of what was skipped.
 
     ``root`` prefixes every file and device path (tests pass a fake tree); ``environ`` is the environment both
     reported (filtered and redacted, see :func:`select_env`) and given to the commands; ``run(argv, *, timeout,
     env)`` runs a command and returns a :class:`CommandResult` (default :func:`run_command`); ``which(name, path=)``
     finds a program on ``environ['PATH']`` (default :func:`shutil.which`); ``now()`` gives the time in the header;
-    ``python`` is the interpreter whose ``pip list`` comes first (None: only the ``python3`` on PATH);
+    ``python`` is the interpreter whose ``pip list`` comes first (None: none); ``pythons`` are more
+    interpreters to list (``--python``); after them come the interpreter of each serving program on
+    PATH (``vllm``, by its shebang), those of the serving processes running now (vLLM, MindIE, SGLang,
+    LMDeploy; read from ``/proc``) and the ``python3`` on PATH, each interpreter once; a
+    ``==> pythons <==`` section says why each was chosen;
     ``timeout`` is the seconds each command may take; ``on_section(kind, name)`` is called after each section.
 
     Missing programs, files and devices, unreadable files, commands that cannot start and timeouts are written
@@ -411,7 +529,7 @@ def collect(out: TextIO, *, root: Path = Path("/"), environ: Mapping[str, str] =
     c.program("npu-smi", ["info"])
     c.program("npu-smi", ["info", "-m"])
     c.program("uname", ["-a"])
-    c.pip_lists(python)
+    c.pip_lists(python, pythons)
     c.files()
     c.env()
     c.devices()

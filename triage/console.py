@@ -11,8 +11,13 @@ def console(*, stderr: bool = False, soft_wrap: bool = False) -> Console:
     """A console on stdout (or stderr) that emits no escape codes at all under ``NO_COLOR``.
 
     rich already drops colour when the stream is not a terminal; ``NO_COLOR`` (any value) also
-    drops styles such as bold and dim, so logs and pipes get plain text.
+    drops styles such as bold and dim, so logs and pipes get plain text. When the stream is not a
+    terminal nothing is wrapped (``soft_wrap``), whatever ``soft_wrap`` says: piped lines are read
+    by programs (``tail``, ``grep``) and must stay whole.
     """
     plain = "NO_COLOR" in os.environ
-    return Console(stderr=stderr, highlight=False, soft_wrap=soft_wrap, color_system=None if plain else "auto",
-                   no_color=plain)
+    out = Console(stderr=stderr, highlight=False, soft_wrap=soft_wrap, color_system=None if plain else "auto",
+                  no_color=plain)
+    if not out.is_terminal:
+        out.soft_wrap = True
+    return out

@@ -55,7 +55,9 @@ def check_pattern(pattern: str) -> list[str]:
     conditionals, inline flags, ``\\A``/``\\Z``, POSIX classes, fuzzy matching; ``^`` only at the
     start and ``$`` only at the end; no quantifier nested in an unbounded quantifier and no
     unbounded repetition of overlapping alternatives (both can backtrack for ever); does not
-    match the empty string.
+    match the empty string. Non-ASCII characters are allowed anywhere, in classes too (``[:：]``
+    for full-width punctuation): Hyperscan matches in UTF-8 mode, the literal prefilter keeps only
+    literal runs (which stay required) and searches its fallback patterns on decoded text.
     """
     problems = [why for rx, why in _TEXTUAL if rx.search(pattern)]
     with warnings.catch_warnings():
@@ -68,8 +70,6 @@ def check_pattern(pattern: str) -> list[str]:
         except re.error as exc:
             return problems + [f"does not compile: {exc}"]
     _walk(list(tree), problems, top=True, in_unbounded=False)
-    if any(ord(ch) > 127 for ch in pattern):
-        _check_non_ascii(list(tree), problems)
     if compiled.search("") is not None:
         problems.append("matches the empty string (so it would match every line)")
     # keep the order stable and unique
@@ -184,23 +184,3 @@ def _category_chars(category) -> set[int]:
         return set(range(128))
     rx = re.compile(probe, re.ASCII)
     return {i for i in range(128) if rx.match(chr(i))}
-
-
-def _check_non_ascii(items: list, problems: list[str]) -> None:
-    """Non-ASCII text is allowed as literal runs only: not in classes, not under a quantifier.
-
-    That keeps a byte-level prefilter over UTF-8 a true superset of the rule's own matches.
-    """
-    for op, av in items:
-        if op == _c.IN and any(sub_op == _c.LITERAL and sub_av > 127 for sub_op, sub_av in av):
-            problems.append("non-ASCII character inside a character class")
-        elif op in _REPEATS:
-            body = list(av[2])
-            if len(body) == 1 and body[0][0] == _c.LITERAL and body[0][1] > 127:
-                problems.append("quantifier on a non-ASCII character")
-            _check_non_ascii(body, problems)
-        elif op == _c.SUBPATTERN:
-            _check_non_ascii(list(av[-1]), problems)
-        elif op == _c.BRANCH:
-            for alt in av[1]:
-                _check_non_ascii(list(alt), problems)

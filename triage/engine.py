@@ -1,35 +1,49 @@
-"""The analysis: read blocks, prefilter, confirm each flagged line with the rules, correlate.
+"""The map step: read one input, prefilter, confirm each flagged line with the rules, and keep
+what the report needs as a :class:`~triage.summary.Summary`.
 
-:class:`Analysis` accumulates findings over any number of inputs and yields each finding the
-moment its rule first fires (for streaming); :meth:`Analysis.report` ranks them.
+:class:`Analysis` reads any number of inputs (each into a summary of its own), yields each
+finding the moment its rule first fires (for streaming), and builds the ranked report from the
+merged summaries (:mod:`triage.diagnose`).
 """
 
 from __future__ import annotations
 
 import re
+import socket
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from triage.compat import Knowledge, load_compat
-from triage.compat.checks import TESTS
-from triage.compat.versions import is_dev_build
-from triage.compiled import CompiledRule, MatchTimeout, fill
+from triage.compiled import CompiledRule, MatchTimeout
+from triage.correlate.origin import EMPTY, Origin, origin_of_line, origin_of_path, peer_of_line
+from triage.correlate.times import Clock, LineTime, iso, time_of_line
 from triage.facts import MAX_READ_PER_BLOCK, CompiledExtractor, FactStore
 from triage.loader import RuleSet
 from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS, exact_prefilter
 from triage.normalize import LineView
-from triage.rank import apply_suppression, rank_key
 from triage.reader import BLOCK_SIZE, MAX_LINE, BlockReader, decode_line
-from triage.report import Evidence, Finding, InputProblem, Report, TruncatedLine, Unrecognised
-from triage.schema import SEVERITIES
-
-EVIDENCE_FIRST = 3
-MAX_UNRECOGNISED_KEYS = 1000
-MAX_UNRECOGNISED_SHOWN = 10
-MAX_KEPT = 100  # truncated-line records and notices kept per analysis: memory stays flat
+from triage.report import Finding, Report
+from triage.summary import (
+    EVIDENCE_FIRST,
+    MAX_KEPT,
+    MAX_ORIGINS,
+    MAX_UNRECOGNISED_KEYS,
+    SClock,
+    SEvidence,
+    SFact,
+    SFile,
+    SHits,
+    SInputError,
+    SOrigin,
+    STime,
+    STruncated,
+    Summary,
+    SUnrecognised,
+    merge,
+)
 
 # Confirmation of the detectors (on the normalized line), in order of how telling they are.
 _DETECTOR_CONFIRM = {
@@ -41,23 +55,99 @@ _DETECTOR_CONFIRM = {
     # a line of CANN's error stack (printed only on failure): ... failed.[FUNC:x][FILE:y.cc][LINE:n]
     "cann-error-stack": re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", re.ASCII),
 }
-_KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
+KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
+# the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
+_START = re.compile(r"^(?:vLLM API server version \S+|Starting vLLM API server\b|Initializing an? (?:V1 )?LLM "
+                    r"engine \(v)", re.ASCII)
 _MASK = re.compile(r"\d+")
+
+
+def _stime(t: LineTime | None) -> STime | None:
+    if t is None:
+        return None
+    return STime(family=t.family, when=iso(t.when) or "", local=iso(t.local))
+
+
+@dataclass
+class _OriginState:
+    origin: Origin
+    count: int
+    first_line: int
+    last_line: int
+    first_text: str
+    time: STime | None
+    peer: int | None
 
 
 @dataclass
 class _State:
-    """What is known about one fired rule."""
+    """What one read saw of one rule."""
 
     rule: CompiledRule
     count: int = 0
-    first: tuple[int, int] = (0, 0)  # (file index, line)
-    first_file: str | None = None
+    first_line: int = 0
     last_line: int = 0
-    last_file: str | None = None
     captures: dict[str, str] = field(default_factory=dict)
-    evidence: list[Evidence] = field(default_factory=list)
-    last_evidence: list[Evidence] = field(default_factory=list)
+    occurrences: list[tuple] = field(default_factory=list)  # (origin, [(line, text)...])
+    last_occurrence: tuple | None = None
+    origins: dict[tuple, _OriginState] = field(default_factory=dict)
+
+
+def _evidence(occurrence: tuple) -> list[SEvidence]:
+    origin, texts = occurrence
+    data = origin.as_dict() if origin is not EMPTY else None
+    return [SEvidence(file=0, line=n, text=t, origin=data) for n, t in texts]
+
+
+class _Read:
+    """The state of reading one input (or one byte range of one): becomes a :class:`Summary`."""
+
+    def __init__(self, analysis: Analysis, name: str | None, node: str | None):
+        self.name = name
+        self.node = node
+        self.file_origin = origin_of_path(name).merged(Origin(node=node)) if (name or node) else EMPTY
+        self.states: dict[int, _State] = {}
+        self.unrecognised: dict[tuple[str, str], SUnrecognised] = {}
+        self.truncated: list[STruncated] = []
+        self.notices: list[str] = []
+        self.clock = Clock()
+        self.lines = 0
+        self.restarts: list[int] = []
+        self.first_start: int | None = None
+        self.started = False  # a start-up line was seen in this read
+        self.failed = False  # an error-level finding since the last start-up line (or the start)
+        knowledge = analysis.knowledge
+        self.facts = FactStore(analysis._extractors, list(knowledge.facts))
+
+    def origin(self, raw: str) -> Origin:
+        own = origin_of_line(raw)
+        return own.merged(self.file_origin) if own is not EMPTY else self.file_origin
+
+    def summary(self, analysis: Analysis, continues: bool = False) -> Summary:
+        hits = []
+        for state in sorted(self.states.values(), key=lambda s: (s.first_line, s.rule.index)):
+            hits.append(SHits(
+                rule=state.rule.id, count=state.count, first=(0, state.first_line), last=(0, state.last_line),
+                captures=state.captures, occurrences=[_evidence(o) for o in state.occurrences],
+                last_occurrence=_evidence(state.last_occurrence) if state.last_occurrence else None,
+                origins=[SOrigin(file=0, origin=o.origin.as_dict(), count=o.count, first_line=o.first_line,
+                                 last_line=o.last_line, first_text=o.first_text, time=o.time, peer=o.peer)
+                         for o in state.origins.values()]))
+        facts = []
+        for name, best in self.facts._best.items():
+            spec = analysis.knowledge.facts[name]
+            facts.append(SFact(name=name, value=best.value, file=0, line=best.line, text=best.text,
+                               extractor=best.extractor, priority=best.priority, prefer=spec.prefer,
+                               others=list(best.others)))
+        return Summary(
+            triage_version=_triage_version(), rules_digest=analysis.rules.digest,
+            compat_digest=analysis.knowledge.digest, host=analysis.host,
+            files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
+                         restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
+            hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
+            notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),
+            clock=SClock(offsets=self.clock.offsets, years=self.clock.years, families=sorted(self.clock.families)),
+        )
 
 
 class Analysis:
@@ -67,33 +157,35 @@ class Analysis:
     ``hyperscan``, ``literal``, ``reference``) or None for the default (``TRIAGE_MATCHER`` or
     ``auto``). ``max_line`` and ``block_size`` are in bytes. ``knowledge`` holds the fact
     extractors, fact checks and compatibility tables (default: the built-in ``compat/``).
+    ``lang`` is the language of the report's texts (``en`` or ``zh``; None: the locale decides).
     """
 
     def __init__(self, rules: RuleSet, matcher: str | Matcher | None = None, *, max_line: int = MAX_LINE,
-                 block_size: int = BLOCK_SIZE, knowledge: Knowledge | None = None):
+                 block_size: int = BLOCK_SIZE, knowledge: Knowledge | None = None, lang: str | None = None):
         self.rules = rules
         self._rules = rules.rules
         self._matcher_spec = matcher
         self._matcher: Matcher | None = matcher if (matcher is not None and not isinstance(matcher, str)) else None
         self.max_line = max_line
         self.block_size = block_size
-        self._states: dict[int, _State] = {}
-        self._files: list[str | None] = []
-        self._unrecognised: dict[tuple[str, str], Unrecognised] = {}
-        self._truncated: list[TruncatedLine] = []
-        self.input_errors: list[InputProblem] = []
+        self.lang = lang
+        self.summaries: list[Summary] = []
+        self.input_errors: list[SInputError] = []
         self.notices: list[str] = []
-        self.lines_read = 0
+        self._announced: set[int] = set()
+        self.host = _hostname()
         #: Called with the byte size of each block read (a progress bar), or None.
         self.on_block = None
+        #: Called with each unexplained error line when first seen (live announcements), or None.
+        self.on_unexplained = None
         self.knowledge = knowledge if knowledge is not None else load_compat()
-        extractors = [CompiledExtractor(ex, self.knowledge.facts[ex.fact]) for ex in self.knowledge.extractors]
-        self.facts = FactStore(extractors, list(self.knowledge.facts))
+        self._extractors = [CompiledExtractor(ex, self.knowledge.facts[ex.fact]) for ex in self.knowledge.extractors]
         # the extractors' patterns join the prefilter after the detectors: (extractor, is its `after`)
         self._fact_targets: list[tuple[int, bool]] = []
         self._fact_has_after = [ex.after is not None for ex in self.knowledge.extractors]
         self._fact_patterns: list[tuple[str, bool]] = []
         self._fact_limits: dict[int, int] = {}
+        self._unexplained_seen: set[tuple[str, str]] = set()
         base = len(self._rules) + len(DETECTORS)
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
@@ -120,17 +212,31 @@ class Analysis:
         return choose_matcher(self._rules, name, use_cache=use_cache, extra=self._fact_patterns,
                               limits=self._fact_limits)
 
+    @property
+    def lines_read(self) -> int:
+        """Lines read so far, over all inputs."""
+        return sum(s.lines_read for s in self.summaries)
+
+    def note(self, message: str) -> None:
+        """Add a notice to the report (at most ``MAX_KEPT`` are kept; a repeated one once)."""
+        if len(self.notices) < MAX_KEPT and message not in self.notices:
+            self.notices.append(message)
+
     # -- input -------------------------------------------------------------------------------------
-    def feed(self, stream: BinaryIO, file: str | None = None) -> Iterator[Finding]:
+    def feed(self, stream: BinaryIO, file: str | None = None, *, node: str | None = None,
+             continues: bool = False, sep: bytes | None = None) -> Iterator[Finding]:
         """Read ``stream`` (binary, with ``read1`` or ``read``) to its end; yield each finding when
-        its rule fires for the first time. ``file`` names the input in evidence (None for stdin).
+        its rule fires for the first time in this analysis. ``file`` names the input in evidence
+        (None for stdin); ``node`` is the node its path names (a bundle's folder), if any.
+        ``continues`` marks a byte range that continues the previous input of the same ``file``
+        (its line numbers continue), read with line separator ``sep``.
 
         Raises :class:`~triage.errors.InputError` when a compressed stream turns out truncated or
-        corrupt; the lines read before it stay counted.
+        corrupt; what was read before it is kept.
         """
-        file_index = len(self._files)
-        self._files.append(file)
-        reader = BlockReader(stream, block_size=self.block_size, max_line=self.max_line)
+        read = _Read(self, file, node)
+        reader = BlockReader(stream, block_size=self.block_size, max_line=self.max_line, sep=sep or b"\n",
+                             fixed_sep=sep is not None)
         pending: dict[int, deque] = {}
         nrules = len(self._rules)
         matcher = self.matcher
@@ -139,39 +245,67 @@ class Analysis:
                 if self.on_block is not None:
                     self.on_block(block.end)
                 for line_no, raw, targets in matcher.candidates(block):
-                    new = list(self._confirm(file_index, file, line_no, raw, targets, nrules, pending))
+                    new = list(self._confirm(read, file, line_no, raw, targets, nrules, pending))
                     if len(new) > 1:  # announce the most specific finding of a line first
                         new.sort(key=lambda f: (f.generic, -f.priority))
                     yield from new
-                self.facts.flush()
+                read.facts.flush()
         finally:
-            self.facts.flush()
-            self.lines_read += reader.lines_read
-            for line, length in reader.truncated[: MAX_KEPT - len(self._truncated)]:
-                self._truncated.append(TruncatedLine(file=file, line=line, length=length, limit=self.max_line))
+            read.facts.flush()
+            read.lines = reader.lines_read
+            for line, length in reader.truncated[:MAX_KEPT]:
+                read.truncated.append(STruncated(file=0, line=line, length=length, limit=self.max_line))
+            self.summaries.append(read.summary(self, continues))
 
-    def _confirm(self, file_index: int, file: str | None, line_no: int, raw: bytes, targets,
+    def add_summary(self, summary: Summary) -> None:
+        """Add the summary of inputs read elsewhere (another process, node or Ray task)."""
+        self.summaries.append(summary)
+
+    def announce(self, summary: Summary) -> list[Finding]:
+        """The findings of ``summary`` (read elsewhere) whose rules had not fired before, each with
+        its first occurrence, marked as announced."""
+        from triage.diagnose import finding_of
+        from triage.i18n import resolve_lang
+
+        out = []
+        files = [f.name for f in summary.files]
+        for h in summary.hits:
+            rule = self.rules.by_id.get(h.rule)
+            if rule is None or rule.index in self._announced:
+                continue
+            self._announced.add(rule.index)
+            first = h.model_copy(update={"occurrences": h.occurrences[:1], "last_occurrence": None, "origins": []})
+            out.append(finding_of(rule, first, files, resolve_lang(self.lang)))
+        out.sort(key=lambda f: (f.generic, -f.priority))
+        return out
+
+    def _confirm(self, read: _Read, file: str | None, line_no: int, raw: bytes, targets,
                  nrules: int, pending: dict[int, deque]) -> Iterator[Finding]:
         view: LineView | None = None
         detectors = []
-        hits: list[tuple] = []  # (rule, line, captures, evidence, last_line) confirmed on this line
+        hits: list[tuple] = []  # (rule, line, captures, evidence texts, last_line) confirmed on this line
         for t in targets:
             if t >= nrules:
                 d = t - nrules
                 if d < len(DETECTORS):
-                    detectors.append(DETECTORS[d][0])
+                    if DETECTORS[d][0] == "restart":
+                        if view is None:
+                            view = LineView(decode_line(raw))
+                        self._start(read, line_no, view)
+                    else:
+                        detectors.append(DETECTORS[d][0])
                     continue
                 k, is_after = self._fact_targets[d - len(DETECTORS)]
                 if not self._fact_has_after[k]:
-                    self.facts.queue(k, file_index, file, line_no, raw)
+                    read.facts.queue(k, 0, file, line_no, raw)
                     continue
                 # an extractor with `after` reads its lines now, in order with their context lines
                 if view is None:
                     view = LineView(decode_line(raw))
                 if is_after:
-                    self.facts.see_context(k, file_index, line_no, view)
+                    read.facts.see_context(k, 0, line_no, view)
                 else:
-                    self.facts.offer(k, file_index, file, line_no, view)
+                    read.facts.offer(k, 0, file, line_no, view)
                 continue
             if view is None:
                 view = LineView(decode_line(raw))
@@ -182,13 +316,13 @@ class Analysis:
                 # the follower is tested only while an anchor waits for it (hot path)
                 fcaps = rule.follower.test(view) if window else None
             except MatchTimeout as exc:
-                if len(self.notices) < MAX_KEPT:
-                    self.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
+                if len(read.notices) < MAX_KEPT:
+                    read.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
                                         "as not matching)")
                 continue
             if rule.follower is None:
                 if caps is not None:
-                    hits.append((rule, line_no, caps, [Evidence(file=file, line=line_no, text=view.raw)], None))
+                    hits.append((rule, line_no, caps, [(line_no, view.raw)], None))
                 continue
             if window and fcaps is not None:
                 while window and window[0][0] < line_no - rule.within:
@@ -196,9 +330,7 @@ class Analysis:
                 if window:
                     # pair with the nearest anchor, and consume it: one anchor makes one occurrence
                     a_line, a_caps, a_raw = window.pop()
-                    ev = [Evidence(file=file, line=a_line, text=a_raw),
-                          Evidence(file=file, line=line_no, text=view.raw)]
-                    hits.append((rule, a_line, {**a_caps, **fcaps}, ev, line_no))
+                    hits.append((rule, a_line, {**a_caps, **fcaps}, [(a_line, a_raw), (line_no, view.raw)], line_no))
             if caps is not None:
                 window = pending.setdefault(t, deque())
                 window.append((line_no, caps, view.raw))
@@ -210,126 +342,99 @@ class Analysis:
             # only with lines nobody explains.
             if any(not h[0].rule.generic for h in hits):
                 hits = [h for h in hits if not h[0].rule.generic]
-            for rule, line, caps, ev, last in hits:
-                yield from self._hit(rule, file_index, file, line, caps, ev, last_line=last)
+            for rule, line, caps, texts, last in hits:
+                yield from self._hit(read, rule, file, line, caps, texts, last_line=last)
         if detectors and not hits:
             if view is None:
                 view = LineView(decode_line(raw))
-            self._detect(file, line_no, view, detectors)
+            self._detect(read, file, line_no, view, detectors)
 
-    def _hit(self, rule: CompiledRule, file_index: int, file: str | None, line: int,
-             captures: dict[str, str], evidence: list[Evidence], last_line: int | None = None) -> Iterator[Finding]:
-        state = self._states.get(rule.index)
-        is_new = state is None
+    def _start(self, read: _Read, line_no: int, view: LineView) -> None:
+        """A service start-up line: after an error-level finding it starts a new attempt."""
+        if not _START.search(view.line):
+            return
+        if read.failed:
+            read.restarts.append(line_no)
+        elif not read.started and read.first_start is None:
+            read.first_start = line_no  # the merge decides with the previous piece of the file
+        read.started = True
+        read.failed = False
+
+    def _hit(self, read: _Read, rule: CompiledRule, file: str | None, line: int, captures: dict[str, str],
+             texts: list[tuple[int, str]], last_line: int | None = None) -> Iterator[Finding]:
+        if rule.rule.severity in ("critical", "error"):
+            read.failed = True
+        state = read.states.get(rule.index)
         if state is None:
-            state = self._states[rule.index] = _State(rule, first=(file_index, line), first_file=file,
-                                                      captures=captures)
+            state = read.states[rule.index] = _State(rule, first_line=line, captures=captures)
         state.count += 1
         state.last_line = last_line or line
-        state.last_file = file
-        if len(state.evidence) < EVIDENCE_FIRST * len(evidence):
-            state.evidence.extend(evidence)
+        origin = read.origin(texts[0][1])
+        if len(state.occurrences) < EVIDENCE_FIRST:
+            state.occurrences.append((origin, texts))
         else:
-            state.last_evidence = evidence
-        if is_new:
-            yield self._finding(state, None)
+            state.last_occurrence = (origin, texts)
+        key = ("rank", origin.node, origin.rank) if origin.rank is not None else ("file",)
+        ostate = state.origins.get(key)
+        if ostate is None:
+            if len(state.origins) < MAX_ORIGINS:
+                when = time_of_line(texts[0][1])
+                if when is not None:
+                    read.clock.see(when)
+                state.origins[key] = _OriginState(origin, 1, line, state.last_line, texts[0][1], _stime(when),
+                                                  peer_of_line(texts[0][1]))
+        else:
+            ostate.count += 1
+            ostate.last_line = state.last_line
+            if ostate.peer is None and state.rule.rule.component == "HCCL":
+                ostate.peer = peer_of_line(texts[0][1])
+        if rule.index not in self._announced:
+            self._announced.add(rule.index)
+            from triage.diagnose import live_finding
 
-    def _detect(self, file: str | None, line_no: int, view: LineView, kinds: list[str]) -> None:
-        for kind in sorted(kinds, key=_KIND_RANK.__getitem__):
+            yield live_finding(self, rule, state, file)
+
+    def _detect(self, read: _Read, file: str | None, line_no: int, view: LineView, kinds: list[str]) -> None:
+        for kind in sorted(kinds, key=KIND_RANK.__getitem__):
             if _DETECTOR_CONFIRM[kind].search(view.line):
                 key = (kind, _MASK.sub("N", view.line)[:300])
-                if key not in self._unrecognised and len(self._unrecognised) < MAX_UNRECOGNISED_KEYS:
-                    self._unrecognised[key] = Unrecognised(file=file, line=line_no, text=view.raw, kind=kind)
+                if key not in read.unrecognised and len(read.unrecognised) < MAX_UNRECOGNISED_KEYS:
+                    origin = read.origin(view.raw)
+                    when = time_of_line(view.raw)
+                    if when is not None:
+                        read.clock.see(when)
+                    u = SUnrecognised(file=0, line=line_no, text=view.raw, kind=kind, key=key[1],
+                                      origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when))
+                    read.unrecognised[key] = u
+                    if self.on_unexplained is not None and key not in self._unexplained_seen:
+                        self._unexplained_seen.add(key)
+                        self.on_unexplained(file, u)
                 return
 
     # -- output ------------------------------------------------------------------------------------
-    def _finding(self, state: _State, suppressed_by: str | None) -> Finding:
-        rule = state.rule
-        r = rule.rule
-        values = rule.placeholders(state.captures)
-        evidence = list(state.evidence)
-        for ev in state.last_evidence:
-            if ev not in evidence:
-                evidence.append(ev)
-        return Finding(
-            rule_id=r.id, title=r.title, layer=r.layer, component=r.component, severity=r.severity,
-            priority=r.priority, generic=r.generic, cause=fill(r.cause.strip(), values),
-            fix=[fill(step, values) for step in r.fix], evidence=evidence, first_line=state.first[1],
-            last_line=state.last_line, first_file=state.first_file, last_file=state.last_file,
-            count=state.count, captures=dict(state.captures), references=list(r.references),
-            suppressed_by=suppressed_by, pack=rule.pack,
-        )
-
-    def _check_states(self) -> list[_State]:
-        """Findings reasoned from the facts (``compat/checks.yaml``), as states ranked with the rest."""
-        out = []
-        # only specific findings count: the generic wrappers (engine init failed, a bare
-        # RuntimeError) fire in nearly every failed log and explain nothing
-        fired = {s.rule.id for s in self._states.values() if not s.rule.rule.generic}
-        specific = {s.rule.id for s in self._states.values()
-                    if not s.rule.rule.generic and s.rule.rule.severity in SEVERITIES[:2]}
-        dev = self.facts.fact("vllm_ascend_version")
-        if dev is not None and is_dev_build(dev.value) and len(self.notices) < MAX_KEPT:
-            note = (f"{dev.file or '-'}:{dev.line}: vllm-ascend {dev.value} is a development build: the release "
-                    "tables were not applied to it")
-            if note not in self.notices:
-                self.notices.append(note)
-        for k, check in enumerate(self.knowledge.checks):
-            for verdict in TESTS[check.test].fn(self.facts, self.knowledge, check.params):
-                facts = [f for f in (self.facts.fact(n) for n in verdict.facts) if f is not None]
-                if not facts:
-                    continue
-                where = [self.facts.position(f.name) for f in facts]
-                first = min(where)
-                last = max(zip(where, facts, strict=True), key=lambda p: p[0])
-                evidence = sorted({Evidence(file=f.file, line=f.line, text=f.text) for f in facts},
-                                  key=lambda e: (self._files.index(e.file) if e.file in self._files else 0, e.line))
-                if not fired & set(check.suppresses) and specific - set(check.suppresses):
-                    # it explains none of the findings, and a specific error it does not explain
-                    # fired: context for that error, not the root cause. (Error lines no rule
-                    # explains do not demote it: an undefined symbol is what a mismatch looks like.)
-                    check = check.model_copy(update={"priority": 1})
-                rule = _CheckRule(check, -1 - k)
-                out.append(_State(rule, count=1, first=first, first_file=self._files[first[0]], last_line=last[0][1],
-                                  last_file=last[1].file, captures=dict(verdict.values), evidence=evidence))
-        return out
+    def summary(self) -> Summary:
+        """The merged summary of everything read so far (input errors and notices included)."""
+        merged = merge(self.summaries) if self.summaries else Summary(
+            triage_version=_triage_version(), rules_digest=self.rules.digest, compat_digest=self.knowledge.digest,
+            host=self.host, matcher=getattr(self._matcher, "name", ""))
+        if self.input_errors or self.notices:
+            merged = merged.model_copy(update={
+                "input_errors": [*merged.input_errors, *self.input_errors],
+                "notices": [*merged.notices, *[n for n in self.notices if n not in merged.notices]]})
+        return merged
 
     def report(self) -> Report:
-        """The ranked report of everything fed so far."""
-        states = list(self._states.values()) + self._check_states()
-        base = sorted(states, key=lambda s: rank_key(s.rule, s.first, False))
-        suppressed = apply_suppression([s.rule for s in base])
-        ranked = sorted(states, key=lambda s: rank_key(s.rule, s.first, s.rule.id in suppressed))
-        findings = [self._finding(s, suppressed.get(s.rule.id)) for s in ranked]
-        root = next((f for f in findings if f.severity in SEVERITIES[:2] and f.suppressed_by is None), None)
-        unrecognised: list[Unrecognised] = []
-        if root is None:
-            order = {f: i for i, f in enumerate(self._files)}
-            picked = sorted(self._unrecognised.values(),
-                            key=lambda u: (_KIND_RANK[u.kind], order.get(u.file, 0), u.line))[:MAX_UNRECOGNISED_SHOWN]
-            unrecognised = sorted(picked, key=lambda u: (order.get(u.file, 0), u.line))
-        return Report(
-            triage_version=_triage_version(), rules_digest=self.rules.digest, root_cause=root, findings=findings,
-            unrecognised=unrecognised, lines_read=self.lines_read, files=list(self._files),
-            truncated_lines=list(self._truncated), input_errors=list(self.input_errors), notices=list(self.notices),
-            matcher=getattr(self._matcher, "name", ""), facts=self.facts.facts(), compat_digest=self.knowledge.digest,
-        )
+        """The ranked report of everything read so far."""
+        from triage.diagnose import diagnose
+
+        return diagnose(self.summary(), self.rules, self.knowledge, lang=self.lang)
 
 
-class _CheckRule:
-    """A fact check in the shape ranking and :meth:`Analysis._finding` expect of a compiled rule;
-    its findings say ``pack: compat``."""
-
-    pack = "compat"
-
-    def __init__(self, check, index: int):
-        self.rule = check
-        self.id = check.id
-        self.index = index
-
-    @staticmethod
-    def placeholders(captures: dict[str, str]) -> dict[str, str]:
-        return captures
+def _hostname() -> str | None:
+    try:
+        return socket.gethostname() or None
+    except OSError:
+        return None
 
 
 def _triage_version() -> str:

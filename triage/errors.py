@@ -22,6 +22,12 @@ class InputError(TriageError):
     exit_code = EXIT_INPUT
 
 
+class UsageError(TriageError):
+    """A command-line option with a value that cannot be used (an unknown rule id...). Exit code 2."""
+
+    exit_code = EXIT_INPUT
+
+
 @dataclass(frozen=True)
 class RuleProblem:
     """One problem in a rule file: where it is (file, 1-based line, field) and what is wrong."""

@@ -11,7 +11,7 @@ import hashlib
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,12 +104,14 @@ def entry_point_packs() -> list[Path]:
 
 
 def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
-               disabled: Iterable[str] = ()) -> RuleSet:
+               disabled: Iterable[str] = (), disabled_by: Mapping[str, str] | None = None) -> RuleSet:
     """Load the built-in pack (unless ``builtin=False``) and then each of ``packs``.
 
     A rule in a later pack replaces an earlier one with the same id only if it says
-    ``override: true``. ``disabled`` ids are dropped after loading (an unknown id is an error).
-    Raises :class:`~triage.errors.RulesInvalid` listing every problem found.
+    ``override: true``. ``disabled`` ids are dropped after loading (an unknown id is an error,
+    reported as coming from ``disabled_by[id]``: a config file's path or an option name;
+    ``<config>`` when not given). Raises :class:`~triage.errors.RulesInvalid` listing every
+    problem found.
     """
     sources: list[tuple[str, Path]] = []
     if builtin:
@@ -145,7 +147,8 @@ def load_rules(packs: Sequence[Path | str] = (), *, builtin: bool = True,
     known = {rule.id for rule, *_ in entries}
     for rid in disabled:
         if rid not in known:
-            problems.append(RuleProblem("<config>", 0, "disable", f"unknown rule id `{rid}`"))
+            origin = (disabled_by or {}).get(rid, "<config>")
+            problems.append(RuleProblem(origin, 0, "disable", f"unknown rule id `{rid}`"))
     if problems:
         raise RulesInvalid(problems)
     rules = []
@@ -363,10 +366,11 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
         if rule.lookup.capture not in names:
             problems.append(RuleProblem(item.file, where("lookup", "capture"), f"rule {rule.id}: lookup.capture",
                                         f"no capture group named `{rule.lookup.capture}`"))
-        names |= {"code_name", "code_meaning"}
+        names |= {"code_name", "code_meaning", "code_causes", "code_actions", "said", "reason", "call"}
     if regex_failed:  # the capture groups are unknown: placeholder problems would only be noise
         return problems
-    texts = [(("cause",), rule.cause)] + [(("fix", i), step) for i, step in enumerate(rule.fix)]
+    texts = [(("cause",), rule.cause)] + [(("fix", i), step) for i, step in enumerate(rule.fix_texts())]
+    problems.extend(_check_conditions(item, names, where))
     for path, text in texts:
         for name in sorted(placeholders_in(text) - names):
             problems.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}",
@@ -374,6 +378,42 @@ def check_rule(item: LoadedRule, tables: dict[str, dict[str, CodeEntry]]) -> lis
     if rule.zh is not None:
         problems.extend(_check_translation(item, where))
     return problems
+
+
+def _check_conditions(item: LoadedRule, captures: set[str], where) -> list[RuleProblem]:
+    """Each fix step's ``lead_when`` / ``only_when`` parses and reads only captures and facts."""
+    from triage.conditions import ConditionError, names
+    from triage.schema import FixStep
+
+    out = []
+    known = captures | _fact_names()
+    for i, step in enumerate(item.rule.fix):
+        if not isinstance(step, FixStep):
+            continue
+        for key in ("lead_when", "only_when"):
+            expr = getattr(step, key)
+            if expr is None:
+                continue
+            path = ("fix", i, key)
+            try:
+                unknown = sorted(names(expr) - known)
+            except ConditionError as exc:
+                out.append(RuleProblem(item.file, where(*path), f"rule {item.rule.id}: {dotted_path(path)}", str(exc)))
+                continue
+            if unknown:
+                out.append(RuleProblem(item.file, where(*path), f"rule {item.rule.id}: {dotted_path(path)}",
+                                       f"{', '.join(unknown)}: neither a capture group nor a fact name"))
+    return out
+
+
+def _fact_names() -> set[str]:
+    """The fact names of the built-in ``compat/facts.yaml`` (what conditions may read)."""
+    try:
+        from triage.compat import load_compat
+
+        return set(load_compat().facts)
+    except Exception:  # a broken compat/ is reported by its own loader
+        return set()
 
 
 def _check_translation(item: LoadedRule, where) -> list[RuleProblem]:
@@ -384,7 +424,7 @@ def _check_translation(item: LoadedRule, where) -> list[RuleProblem]:
         out.append(RuleProblem(item.file, where("zh", "fix"), f"rule {rule.id}: zh.fix",
                                f"{len(zh.fix)} steps, the English fix has {len(rule.fix)}"))
     pairs = [(("zh", "title"), zh.title, rule.title), (("zh", "cause"), zh.cause, rule.cause)]
-    pairs += [(("zh", "fix", i), z, e) for i, (z, e) in enumerate(zip(zh.fix, rule.fix, strict=False))]
+    pairs += [(("zh", "fix", i), z, e) for i, (z, e) in enumerate(zip(zh.fix, rule.fix_texts(), strict=False))]
     for path, z, e in pairs:
         if placeholders_in(z) != placeholders_in(e):
             out.append(RuleProblem(item.file, where(*path), f"rule {rule.id}: {dotted_path(path)}",

@@ -1,28 +1,31 @@
-"""Root cause first: suppression, then specific before generic, then priority, then earliest line."""
+"""Root cause first: one total order of findings, and which findings are symptoms of which.
+
+The order: suppressed last; then specific rules, then unexplained error lines (a line no rule
+knows, shown in its own words), then generic wrappers; then hypotheses after confirmed and likely
+causes; then priority (higher first), severity, and the earliest line.
+"""
 
 from __future__ import annotations
 
-from triage.compiled import CompiledRule
-from triage.schema import SEVERITIES
+from triage.schema import CONFIDENCES, SEVERITIES
+
+#: Tiers of the order: a specific rule, an unexplained line, a generic wrapper.
+SPECIFIC, UNEXPLAINED, GENERIC = 0, 1, 2
 
 
-def rank_key(rule: CompiledRule, position: tuple[int, int], suppressed: bool) -> tuple:
-    """Sort key of a finding; ``position`` is (file index, line) of its first occurrence."""
-    return (suppressed, rule.rule.generic, -rule.rule.priority, SEVERITIES.index(rule.rule.severity), position)
+def confidence_of(rule) -> str:
+    """A rule's confidence (``confirmed`` when not stated: user packs, fact checks)."""
+    return getattr(rule, "confidence", None) or "confirmed"
 
 
-def apply_suppression(order: list[CompiledRule]) -> dict[str, str]:
-    """Which fired rule is suppressed by which: ``{symptom id: cause id}``.
+def tier_of(rule) -> int:
+    """:data:`SPECIFIC` or :data:`GENERIC` for a rule or fact check."""
+    return GENERIC if rule.generic else SPECIFIC
 
-    ``order`` is the fired rules sorted without suppression; a rule acts only while it is not
-    suppressed itself, so a cycle cannot hide both of its rules.
-    """
-    fired = {r.id for r in order}
-    suppressed: dict[str, str] = {}
-    for rule in order:
-        if rule.id in suppressed:
-            continue
-        for target in rule.rule.suppresses:
-            if target in fired and target != rule.id and target not in suppressed:
-                suppressed[target] = rule.id
-    return suppressed
+
+def rank_key(rule, position: tuple[int, int], suppressed: bool, tier: int | None = None) -> tuple:
+    """Sort key of a finding of ``rule`` (a :class:`~triage.schema.Rule` or fact check) first seen
+    at ``position`` (file index, line)."""
+    hypothesis = CONFIDENCES.index(confidence_of(rule)) >= CONFIDENCES.index("hypothesis")
+    return (suppressed, tier_of(rule) if tier is None else tier, hypothesis, -rule.priority,
+            SEVERITIES.index(rule.severity), position)

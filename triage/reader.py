@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from triage.errors import InputError
+from triage.plural import count
 
 BLOCK_SIZE = 4 << 20
 #: Lines longer than this are matched on their first MAX_LINE bytes (and reported).
@@ -97,6 +98,9 @@ class BlockReader:
     lines_read: int = 0
     truncated: list[tuple[int, int]] = field(default_factory=list)  # (line number, length in bytes)
     sep: bytes = b"\n"
+    #: True when ``sep`` is known beforehand (a byte range of a file whose start decided it).
+    fixed_sep: bool = False
+    _error: InputError | None = field(default=None, init=False, repr=False)
 
     def _fill(self, view: memoryview) -> int:
         """Read what is available (at most ``len(view)`` bytes) into ``view``; 0 at end of input."""
@@ -108,14 +112,15 @@ class BlockReader:
             view[: len(chunk)] = chunk
             return len(chunk)
         except (EOFError, zlib.error, gzip.BadGzipFile, zipfile.BadZipFile, tarfile.ReadError) as exc:
-            raise InputError(f"compressed input is truncated or corrupt after line {self.lines_read}: "
-                             f"{exc}") from None
+            # raised once the bytes read before the failure are emitted (a last line cut short included)
+            self._error = InputError(f"compressed input is truncated or corrupt: {exc}")
+            return 0
 
     def __iter__(self) -> Iterator[Block]:
         size = max(1, min(self.block_size, self.max_line, INITIAL_BUFFER))
         buf = bytearray(size)
         filled = 0
-        decided = False  # whether the line separator is known (\n, or \r for CR-only input)
+        decided = self.fixed_sep  # whether the line separator is known (\n, or \r for CR-only input)
         skipping = 0  # bytes of an over-long line still being skipped (>0 while skipping)
         while True:
             if filled == len(buf):
@@ -179,6 +184,8 @@ class BlockReader:
             if not decided and buf.find(b"\r", 0, filled) >= 0:
                 self.sep = b"\r"
             yield from self._emit(buf, filled)
+        if self._error is not None:
+            raise InputError(f"{self._error} (read {count(self.lines_read, 'line')} before it)")
 
     def _emit(self, buf: bytearray, end: int) -> Iterator[Block]:
         block = Block(buf, end, self.lines_read + 1, self.sep)

@@ -15,7 +15,7 @@ import ipaddress
 import re
 from typing import Any
 
-from triage.report import Finding, Report
+from triage.report import Finding, Report, Unrecognised
 
 # Public documentation hosts that rule references point to: not personal.
 _PUBLIC_HOSTS = {"github.com", "www.github.com", "raw.githubusercontent.com", "hiascend.com", "www.hiascend.com",
@@ -104,6 +104,13 @@ class Redactor:
         """A redacted copy of one finding (for streamed output); numbering is shared."""
         self._scan_finding(finding)
         return Finding.model_validate(_walk(finding.model_dump(), self))
+
+    def unrecognised(self, line: Unrecognised) -> Unrecognised:
+        """A redacted copy of one unexplained line (for streamed output); numbering is shared."""
+        self.scan(line.text)
+        if line.file:
+            self.scan(line.file)
+        return Unrecognised.model_validate(_walk(line.model_dump(), self))
 
     def report(self, report: Report) -> Report:
         """A redacted copy of ``report``; numbering continues from earlier calls."""

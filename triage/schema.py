@@ -75,7 +75,7 @@ class FollowedBy(_Strict):
 class Lookup(_Strict):
     """Look the value of capture ``capture`` up in code table ``table``.
 
-    Adds the placeholders ``{code_name}`` and ``{code_meaning}``.
+    Adds the placeholders ``{code_name}``, ``{code_meaning}``, ``{code_causes}`` and ``{code_actions}``.
     """
 
     capture: str
@@ -106,6 +106,17 @@ class Examples(_Strict):
         return [m if isinstance(m, str) else m.text for m in self.match]
 
 
+class FixStep(_Strict):
+    """A fix step that depends on what the log showed: ``lead_when`` moves it to the front when the
+    condition holds; ``only_when`` leaves it out when the condition does not hold. Conditions are
+    comparisons over captures and facts (see :mod:`triage.conditions`), e.g.
+    ``model_weights_gib < 0.35 * total``."""
+
+    text: str = Field(min_length=1)
+    lead_when: str | None = None
+    only_when: str | None = None
+
+
 class RuleText(_Strict):
     """A rule's words in another language: the same title, cause and fix steps (the same number
     of steps, the same ``{placeholders}``); commands, variables and codes stay as they are."""
@@ -129,7 +140,8 @@ class Rule(_Strict):
     followed_by: FollowedBy | None = None
     lookup: Lookup | None = None
     cause: str = Field(min_length=10)
-    fix: list[str] = Field(min_length=1)
+    fix: list[str | FixStep] = Field(min_length=1)
+    """Steps in order; a step may be a :class:`FixStep` whose place depends on facts and captures."""
     suppresses: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list)
     """Threads, pages and source files the rule rests on (required in the built-in base)."""
@@ -141,11 +153,18 @@ class Rule(_Strict):
     ``confirmed``: its author vouches for it)."""
     printed_by: list[str] = Field(default_factory=list)
     """The source that prints the message, as ``owner/repo:path`` (``#Lnn`` optional)."""
+    peer_symptom: bool = False
+    """The message is printed by a rank waiting for a failed peer (HCCL waits, timeouts, failed
+    connections): a specific failure on another rank, not after it, explains it."""
     draft: bool = False
     """A skeleton from ``triage rules suggest``: accepted in user packs with a warning, refused in
     the built-in base."""
     zh: RuleText | None = None
     """Chinese title, cause and fix (required in the built-in base)."""
+
+    def fix_texts(self) -> list[str]:
+        """The fix steps' texts, in their written order."""
+        return [step if isinstance(step, str) else step.text for step in self.fix]
 
     @property
     def effective_confidence(self) -> str:
@@ -191,3 +210,30 @@ class CodeTable(_Strict):
     title: str
     source: str | list[str]
     codes: dict[str, CodeEntry] = Field(min_length=1)
+
+
+def rule_file_json_schema(*, builtin: bool = False) -> dict:
+    """The JSON Schema (draft 2020-12) of a rule file, for editors (yaml-language-server).
+
+    ``builtin=False``: a user pack's rules (``references``, ``examples.no_match``, ``confidence``
+    and ``zh`` optional; ``triage rules lint`` warns about the first two). ``builtin=True``: the
+    stricter built-in base: at least one reference and one ``no_match`` example, ``confidence``
+    and ``zh`` required, no ``draft``. Returns a new dict each call.
+    """
+    schema = RuleFile.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "triage rule file" + (" (built-in base)" if builtin else "")
+    if not builtin:
+        return schema
+    defs = schema["$defs"]
+    rule = defs["Rule"]
+    props = rule["properties"]
+    rule["required"] = [*rule["required"], "references", "confidence", "zh"]
+    props["references"]["minItems"] = 1
+    props["confidence"] = {"enum": list(CONFIDENCES), "type": "string", "title": "Confidence"}
+    props["zh"] = {"$ref": "#/$defs/RuleText"}
+    props["draft"] = {"const": False, "default": False, "title": "Draft"}
+    examples = defs["Examples"]
+    examples["required"] = [*examples["required"], "no_match"]
+    examples["properties"]["no_match"]["minItems"] = 1
+    return schema

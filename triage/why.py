@@ -13,6 +13,7 @@ import re
 from triage.compiled import CompiledCondition, CompiledRule, Predicate
 from triage.matching.literal import required_literals
 from triage.normalize import LineView
+from triage.plural import count
 from triage.reader import BlockReader, decode_line
 from triage.sources import expand, open_source
 
@@ -116,10 +117,10 @@ def explain_rule(rule: CompiledRule, log: str) -> list[str]:
     out = []
     if fired:
         shown = ", ".join(map(str, fired[:10])) + (" ..." if len(fired) > 10 else "")
-        out.append(f"{rule.id} fires on {len(fired)} line(s): {shown}")
+        out.append(f"{rule.id} fires on {count(len(fired), 'line')}: {shown}")
         return out
     if rule.follower is not None and anchors:
-        out.append(f"{rule.id} does not fire: its first line matches on line(s) "
+        out.append(f"{rule.id} does not fire: its first line matches on {'line' if len(anchors) == 1 else 'lines'} "
                    f"{', '.join(map(str, anchors[:10]))}, but no line within {rule.within} lines after "
                    "satisfies `followed_by`.")
         if follower_best is not None:
@@ -130,7 +131,8 @@ def explain_rule(rule: CompiledRule, log: str) -> list[str]:
     if best is None:
         out.append("the log is empty.")
         return out
-    out.append(f"nearest line {best[2]} ({best[0]} condition(s) hold): {best[3]}")
+    verb = "holds" if best[0] == 1 else "hold"
+    out.append(f"nearest line {best[2]} ({count(best[0], 'condition')} {verb}): {best[3]}")
     out += [f"  failed: {f}" for f in best[4]]
     out += _prefix_hints(rule.anchor, LineView(best[3]))
     out.append("  (conditions test the normalized line shown above: container, vLLM and Ray prefixes removed)")

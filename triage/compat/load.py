@@ -152,6 +152,23 @@ def load_compat(folder: Path | None = None) -> Knowledge:
                     problems.append(RuleProblem(file, doc.line_of(("checks", i) + path),
                                                 f"check {check.id}: {dotted_path(path)}",
                                                 f"placeholder {{{name}}} is not a value of test `{check.test}`"))
+            if check.zh is None:
+                problems.append(RuleProblem(file, line, f"check {check.id}: zh",
+                                            "no Chinese text (`zh`: title, cause, fix)"))
+            else:
+                zh = check.zh
+                if len(zh.fix) != len(check.fix):
+                    problems.append(RuleProblem(file, doc.line_of(("checks", i, "zh", "fix")),
+                                                f"check {check.id}: zh.fix",
+                                                f"{len(zh.fix)} steps, the English fix has {len(check.fix)}"))
+                pairs = [(("zh", "title"), zh.title, check.title), (("zh", "cause"), zh.cause, check.cause)]
+                pairs += [(("zh", "fix", k), z, e) for k, (z, e) in enumerate(zip(zh.fix, check.fix, strict=False))]
+                for path, z, e in pairs:
+                    if placeholders_in(z) != placeholders_in(e):
+                        problems.append(RuleProblem(file, doc.line_of(("checks", i) + path),
+                                                    f"check {check.id}: {dotted_path(path)}",
+                                                    f"placeholders {sorted(placeholders_in(z))} differ from the "
+                                                    f"English text's {sorted(placeholders_in(e))}"))
             for name in sorted(set(test.params) - set(check.params)):
                 problems.append(RuleProblem(file, doc.line_of(("checks", i)), f"check {check.id}: params",
                                             f"test `{check.test}` needs parameter `{name}`"))

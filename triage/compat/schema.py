@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from triage.schema import RULE_ID_PATTERN, Layer, Severity
+from triage.schema import RULE_ID_PATTERN, Confidence, Layer, RuleText, Severity
 
 FactType = Literal["version", "text", "int", "float", "gib"]
 #: Units a ``gib`` fact may be printed in, and their size in GiB. vLLM prints "GB" where it
@@ -104,6 +104,10 @@ class Check(_Strict):
     suppresses: list[str] = Field(default_factory=list)
     references: list[str] = Field(min_length=1)
     examples: CheckExamples
+    confidence: Confidence = "confirmed"
+    """Checks compare versions with release tables that cite their sources: confirmed unless said."""
+    zh: RuleText | None = None
+    """Chinese title, cause and fix (the same placeholders)."""
 
 
 class ChecksFile(_Strict):

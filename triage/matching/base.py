@@ -18,6 +18,8 @@ DETECTORS: tuple[tuple[str, str], ...] = (
     ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
     ("compile-error", r":\d+:\d+: (?:fatal )?error: "),
     ("cann-error-stack", r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]"),
+    # not an error: the start of a service run (a restart after a failure starts a new attempt)
+    ("restart", r"vLLM API server version |Starting vLLM API server|Initializing an? (?:V1 )?LLM engine \(v"),
 )
 
 Candidate = tuple[int, bytes, Sequence[int]]

@@ -2,4 +2,6 @@
 
 from __future__ import annotations
 
-FORMATS = ("text", "json", "jsonl", "markdown", "sarif")
+FORMATS = ("text", "json", "jsonl", "markdown", "sarif", "summary")
+"""Output formats of ``analyze``; ``summary`` is the language-neutral map-step output that
+``triage merge`` reads (triage/summary.py), not a report."""

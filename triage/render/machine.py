@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from triage.report import Finding, Report
+from triage.report import Finding, Report, Unrecognised
 
 
 def to_json(report: Report) -> str:
@@ -15,6 +15,11 @@ def to_json(report: Report) -> str:
 def finding_line(finding: Finding) -> str:
     """One finding as a compact JSON line, tagged ``"type": "finding"``."""
     return json.dumps({"type": "finding", **finding.model_dump()}, ensure_ascii=False)
+
+
+def unexplained_line(line: Unrecognised) -> str:
+    """An error line no rule explains, announced when first seen: ``"type": "unexplained"``."""
+    return json.dumps({"type": "unexplained", **line.model_dump()}, ensure_ascii=False)
 
 
 def summary_line(report: Report) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from triage.plural import count
 from triage.render.text import headline, where
 from triage.report import Finding, Report
 
@@ -23,8 +24,8 @@ def render(report: Report) -> str:
     """The report as GitHub-flavoured Markdown."""
     out = [f"### triage: {cell(headline(report))}", ""]
     root = report.root_cause
-    if root is not None:
-        out += _finding(root, heading="Root cause")
+    if root is not None:  # the heading names it: the block starts with where it belongs
+        out += _finding(root)
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
         out += ["", "| severity | finding | layer / component | rule | first seen | count |",
@@ -41,18 +42,23 @@ def render(report: Report) -> str:
     if report.unrecognised:
         out += ["", "**Unrecognised error lines** (no rule explains them):", "",
                 _fence([f"{where(u.file, u.line)}: {u.text}" for u in report.unrecognised])]
+    if report.input_errors:
+        out += ["", f"**Input not read in full** ({count(len(report.input_errors), 'input')}):", ""]
+        out += [f"- {cell(p.message)}" for p in report.input_errors]
+    if report.notices:
+        out += ["", "**Notes**:", ""] + [f"- {cell(n)}" for n in report.notices]
     evidence = [f"{where(ev.file, ev.line)}: {ev.text}" for f in others for ev in f.evidence]
     if evidence:
         out += ["", "<details><summary>Evidence of the other findings</summary>", "", _fence(evidence), "",
                 "</details>"]
-    out += ["", f"<sub>{report.lines_read} lines read · triage {report.triage_version} · "
+    out += ["", f"<sub>{count(report.lines_read, 'line')} read · triage {report.triage_version} · "
                 f"rules {report.rules_digest}</sub>"]
     return "\n".join(out)
 
 
-def _finding(f: Finding, heading: str) -> list[str]:
-    out = [f"**{heading}: {cell(f.title)}** — layer `{f.layer}`, component {f.component}, severity "
-           f"{f.severity} (`{f.rule_id}`, seen {f.count}x)", "", f.cause, "", "**Fix**", ""]
+def _finding(f: Finding) -> list[str]:
+    out = [f"Layer `{f.layer}`, component {f.component}, severity {f.severity} (`{f.rule_id}`, seen {f.count}x)",
+           "", f.cause, "", "**Fix**", ""]
     out += [f"{i}. {step}" for i, step in enumerate(f.fix, 1)]
     out += ["", "<details><summary>Evidence</summary>", "",
             _fence([f"{where(ev.file, ev.line)}: {ev.text}" for ev in f.evidence]), "", "</details>"]

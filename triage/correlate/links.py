@@ -1,0 +1,198 @@
+"""Which occurrences explain which, across origins, and the incidents that follow.
+
+A finding is a symptom (``suppressed_by``) only when *every* occurrence of it is explained:
+
+* by a cause that lists it in ``suppresses`` and fired on a compatible origin: the same rank (on
+  the same node, when both are known), or the same file when either line states no rank; a fact
+  check (no origin) explains everywhere;
+* or, for a rule marked ``peer_symptom`` (HCCL waits, timeouts and failed connections that every
+  healthy rank prints when one peer is gone), by a specific error on *another* rank that did not
+  happen after it (times compared as :mod:`triage.correlate.times` allows; without comparable
+  times, causes come before symptoms);
+* or, for a generic finding (a wrapper such as ``ERR00100`` or ``EZ9999``, or a code-dictionary
+  lookup), by a specific error whose lines are in the same error block: the same file, from
+  :data:`BLOCK_BEFORE` lines before the cause's first line to :data:`BLOCK_AFTER` lines after its
+  last one (the codes CANN and torch_npu print around one failure are parts of it).
+
+Origins are then joined into incidents: origins seen in one file, one rank seen in several files,
+a symptom and the cause on another rank that explains it, a waiting rank and the peer it names,
+and the ranks that all timed out with no cause found. Unrelated inputs stay separate incidents.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from triage.correlate.times import Clock, LineTime, parse_iso
+from triage.schema import SEVERITIES
+from triage.summary import SOrigin, STime
+
+#: An error block around a specific cause: lines before its first line, and after its last one.
+BLOCK_BEFORE = 10
+BLOCK_AFTER = 40
+
+
+@dataclass
+class Item:
+    """A finding before it is rendered: a rule's (or check's, or unexplained line's) occurrences."""
+
+    id: str
+    rule: object
+    pack: str
+    tier: int
+    position: tuple[int, int]
+    origins: list[SOrigin]
+    suppresses: frozenset[str] = frozenset()
+    peer_symptom: bool = False
+    explained: dict[tuple, str] = field(default_factory=dict)
+    suppressed_by: str | None = None
+
+    @property
+    def error_level(self) -> bool:
+        return self.rule.severity in SEVERITIES[:2]
+
+    @property
+    def is_global(self) -> bool:
+        return not self.origins
+
+
+def line_time(t: STime | None) -> LineTime | None:
+    """The :class:`LineTime` of a summary's time record."""
+    if t is None:
+        return None
+    when = parse_iso(t.when)
+    if when is None:
+        return None
+    return LineTime(when, t.family, parse_iso(t.local))
+
+
+def compatible(cause: SOrigin, symptom: SOrigin) -> bool:
+    """Whether ``cause`` and ``symptom`` are the same origin for suppression: the same rank (and
+    node where both are known), or the same file when either states no rank."""
+    cr, sr = cause.origin.get("rank"), symptom.origin.get("rank")
+    if cr is not None and sr is not None:
+        cn, sn = cause.origin.get("node"), symptom.origin.get("node")
+        return cr == sr and (cn is None or sn is None or cn == sn)
+    return cause.file == symptom.file
+
+
+def _not_after(clock: Clock, cause: SOrigin, symptom: SOrigin) -> bool:
+    a = clock.comparable(line_time(cause.time))
+    b = clock.comparable(line_time(symptom.time))
+    if a is None or b is None:
+        return True  # no comparable times: causes come before symptoms
+    return a <= b
+
+
+def in_block(cause: SOrigin, symptom: SOrigin) -> bool:
+    """Whether every occurrence of ``symptom`` lies in the error block of ``cause`` (same file)."""
+    return (cause.file == symptom.file and symptom.first_line >= cause.first_line - BLOCK_BEFORE
+            and symptom.last_line <= cause.last_line + BLOCK_AFTER)
+
+
+def explain(items: list[Item], clock: Clock) -> None:
+    """Fill each item's ``explained`` ({origin key: cause id}) and ``suppressed_by``.
+
+    ``items`` must be in rank order (as if nothing were suppressed); a cause acts only while it
+    is not itself fully suppressed, so a cycle cannot hide both of its rules.
+    """
+    by_id = {it.id: it for it in items}
+    for cause in items:
+        if cause.suppressed_by is not None:
+            continue
+        targets = [by_id[t] for t in cause.suppresses if t in by_id and t != cause.id]
+        peer_cause = (cause.tier == 0 and cause.error_level and not cause.peer_symptom and not cause.is_global)
+        if peer_cause:
+            targets += [it for it in items if (it.peer_symptom or it.tier == 2) and it is not cause
+                        and it.id not in cause.suppresses]
+        for target in targets:
+            if target.suppressed_by is not None:
+                continue
+            listed = target.id in cause.suppresses
+            for o in target.origins:
+                k = o.key()
+                if k in target.explained:
+                    continue
+                if listed and (cause.is_global or any(compatible(c, o) for c in cause.origins)):
+                    target.explained[k] = cause.id
+                elif (target.peer_symptom and peer_cause and o.origin.get("rank") is not None
+                      and any(c.origin.get("rank") is not None and c.key() != k and _not_after(clock, c, o)
+                              for c in cause.origins)):
+                    target.explained[k] = cause.id
+                elif target.tier == 2 and peer_cause and any(in_block(c, o) for c in cause.origins):
+                    target.explained[k] = cause.id
+            if target.origins and all(o.key() in target.explained for o in target.origins):
+                target.suppressed_by = Counter(target.explained.values()).most_common(1)[0][0]
+            elif not target.origins and listed:  # a check's finding: explained as a whole
+                target.suppressed_by = cause.id
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[tuple, tuple] = {}
+
+    def find(self, k: tuple) -> tuple:
+        self.parent.setdefault(k, k)
+        while self.parent[k] != k:
+            self.parent[k] = self.parent[self.parent[k]]
+            k = self.parent[k]
+        return k
+
+    def join(self, a: tuple, b: tuple) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb, key=repr)] = min(ra, rb, key=repr)
+
+
+def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
+    """Group origins into incidents: (the origins, the items with occurrences there), in the order
+    of the best-ranked item of each (``items`` in final rank order)."""
+    u = _Union()
+    first: dict[tuple, SOrigin] = {}
+    by_file: dict[int, tuple] = {}
+    ranks: dict[int, list[tuple]] = {}
+    for it in items:
+        for o in it.origins:
+            k = o.key()
+            u.find(k)
+            first.setdefault(k, o)
+            if o.file in by_file:
+                u.join(by_file[o.file], k)
+            else:
+                by_file[o.file] = k
+            r = o.origin.get("rank")
+            if r is not None:
+                ranks.setdefault(r, []).append(k)
+    by_id = {it.id: it for it in items}
+    waiting: list[tuple] = []
+    for it in items:
+        for o in it.origins:
+            k = o.key()
+            cause = it.explained.get(k)
+            if cause is not None and cause in by_id:
+                c = by_id[cause]
+                same = [co for co in c.origins if compatible(co, o)]
+                for co in same or c.origins[:1]:
+                    u.join(k, co.key())
+                if not same:  # across ranks: link to the cause's origins that came first
+                    for co in c.origins:
+                        u.join(k, co.key())
+            if o.peer is not None:
+                for pk in ranks.get(o.peer, []):
+                    u.join(k, pk)
+            if it.peer_symptom and cause is None and o.origin.get("rank") is not None:
+                waiting.append(k)
+    for a, b in zip(waiting, waiting[1:], strict=False):
+        u.join(a, b)
+    groups: dict[tuple, list[tuple]] = {}
+    for k in first:
+        groups.setdefault(u.find(k), []).append(k)
+    out = []
+    for keys in groups.values():
+        keyset = set(keys)
+        members = [it for it in items if any(o.key() in keyset for o in it.origins)]
+        out.append(([first[k] for k in sorted(keys, key=repr)], members))
+    order = {it.id: i for i, it in enumerate(items)}
+    out.sort(key=lambda g: min((order[it.id] for it in g[1]), default=len(order)))
+    return out

@@ -1,0 +1,292 @@
+"""The map step's output: what one input (or one piece of a large input) showed, and its exact merge.
+
+A :class:`Summary` is compact and language-neutral: for each rule that fired, its count, first and
+last line, captures, a few evidence lines and the origins (node, rank...) it fired on; the
+unexplained error lines; the environment facts with their lines; what could not be read. It holds
+no titles, causes or fixes: those are filled when the report is built, in the chosen language.
+
+:func:`merge` combines summaries in input order into the summary of all of them. The serial run,
+``--jobs N``, ``triage merge`` of per-node summaries and the Ray fan-out all build their report
+from merged summaries, so they give the same report. ``triage analyze --format summary`` writes
+one (JSON, ``summary_version`` 1).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SUMMARY_VERSION = 1
+#: Occurrences kept with their evidence lines per rule: the first ones (and the last, separately).
+EVIDENCE_FIRST = 3
+#: Origins kept per rule (a rule firing on more distinct origins keeps counting, not listing).
+MAX_ORIGINS = 4096
+MAX_UNRECOGNISED_KEYS = 1000
+MAX_KEPT = 100
+MAX_OTHERS = 5
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SEvidence(_M):
+    """An evidence line: ``file`` is an index into :attr:`Summary.files`, ``line`` 1-based."""
+
+    file: int
+    line: int
+    text: str
+    origin: dict | None = None
+
+
+class STime(_M):
+    """A line's time: ``when`` (ISO 8601, naive) in ``family``'s clock, and the ``local`` reading
+    of a line that carries a UTC prefix and a local time."""
+
+    family: str
+    when: str
+    local: str | None = None
+
+
+class SOrigin(_M):
+    """The occurrences of one rule on one origin: a global rank (``rank`` set, with its ``node``)
+    or, when the rank is unknown, one file."""
+
+    file: int
+    origin: dict
+    count: int
+    first_line: int
+    last_line: int
+    first_text: str
+    time: STime | None = None
+    peer: int | None = None
+
+    def key(self) -> tuple:
+        """(``rank``, node, rank) for a known rank, else (``file``, file index)."""
+        rank = self.origin.get("rank")
+        if rank is not None:
+            return ("rank", self.origin.get("node"), rank)
+        return ("file", self.file)
+
+
+class SHits(_M):
+    """Everything one rule's occurrences left: count, first and last (file, line), the first
+    occurrence's captures, the first occurrences' evidence and the last one's, and per origin."""
+
+    rule: str
+    count: int
+    first: tuple[int, int]
+    last: tuple[int, int]
+    captures: dict[str, str]
+    occurrences: list[list[SEvidence]]
+    last_occurrence: list[SEvidence] | None = None
+    origins: list[SOrigin] = Field(default_factory=list)
+
+
+class SUnrecognised(_M):
+    """An error line no rule explains (the first of its shape: digits masked in ``key``)."""
+
+    file: int
+    line: int
+    text: str
+    kind: str
+    key: str
+    origin: dict | None = None
+    time: STime | None = None
+
+
+class SFact(_M):
+    """The best value of one fact, with the extractor's priority to compare it in a merge."""
+
+    name: str
+    value: str
+    file: int
+    line: int
+    text: str
+    extractor: str
+    priority: int
+    prefer: str
+    others: list[str] = Field(default_factory=list)
+
+
+class SFile(_M):
+    """One input: its name (None for stdin), lines read, the node its path names, and whether it
+    continues the previous piece of the same file (a byte range of a large file)."""
+
+    name: str | None
+    lines: int = 0
+    node: str | None = None
+    continues: bool = False
+    restarts: list[int] = Field(default_factory=list)
+    """Lines where the service started again after an error-level finding (a new attempt)."""
+    first_start: int | None = None
+    """The first start-up line of this piece when it did not count as a restart here (no failure
+    seen before it in this piece): the merge decides with the previous piece of the file."""
+    failed_tail: bool = False
+    """Whether an error-level finding came after this piece's last start-up line (or anywhere in it
+    when it has none): a start-up at the head of the next piece is then a restart."""
+
+
+class STruncated(_M):
+    file: int
+    line: int
+    length: int
+    limit: int
+
+
+class SInputError(_M):
+    file: str | None
+    message: str
+
+
+class SClock(_M):
+    """What the time correlator learned: (local - utc) offsets in minutes and the years of local
+    times, each with its count of lines; the families seen."""
+
+    offsets: dict[int, int] = Field(default_factory=dict)
+    years: dict[int, int] = Field(default_factory=dict)
+    families: list[str] = Field(default_factory=list)
+
+
+class Summary(_M):
+    """The language-neutral result of reading some inputs (see the module docstring)."""
+
+    summary_version: int = SUMMARY_VERSION
+    triage_version: str = ""
+    rules_digest: str = ""
+    compat_digest: str = ""
+    host: str | None = None
+    files: list[SFile] = Field(default_factory=list)
+    hits: list[SHits] = Field(default_factory=list)
+    unrecognised: list[SUnrecognised] = Field(default_factory=list)
+    facts: list[SFact] = Field(default_factory=list)
+    truncated: list[STruncated] = Field(default_factory=list)
+    input_errors: list[SInputError] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+    clock: SClock = Field(default_factory=SClock)
+    matcher: str = ""
+
+    @property
+    def lines_read(self) -> int:
+        return sum(f.lines for f in self.files)
+
+
+def _shift_ev(ev: SEvidence, fmap: list[int], shift: dict[int, int]) -> SEvidence:
+    f = fmap[ev.file]
+    return SEvidence(file=f, line=ev.line + shift.get(ev.file, 0), text=ev.text, origin=ev.origin)
+
+
+def _beats(prefer: str, a_priority: int, a_pos: tuple[int, int], b_priority: int, b_pos: tuple[int, int]) -> bool:
+    """Whether fact value a replaces b (as :func:`triage.facts._beats`)."""
+    if prefer == "last":
+        return a_pos > b_pos or (a_pos == b_pos and a_priority > b_priority)
+    return a_priority > b_priority or (a_priority == b_priority and a_pos < b_pos)
+
+
+def merge(summaries: list[Summary]) -> Summary:
+    """The summary of all ``summaries``' inputs, in order. A file marked ``continues`` is joined
+    to the previous summary's last file, its line numbers shifted by the lines before it.
+
+    Counts add up; first occurrences, captures and evidence come from the earliest input; the last
+    occurrence from the latest; facts are chosen as one read would choose them. Raises
+    ``ValueError`` when the summaries were made with different rules (``rules_digest``)."""
+    if not summaries:
+        return Summary()
+    if len(summaries) == 1:
+        return summaries[0]
+    digests = {s.rules_digest for s in summaries if s.rules_digest}
+    out = Summary(triage_version=summaries[0].triage_version, rules_digest=summaries[0].rules_digest,
+                  compat_digest=summaries[0].compat_digest, host=summaries[0].host,
+                  matcher=summaries[0].matcher)
+    if len(digests) > 1:
+        out.notices.append("the summaries were made with different rules (rules digests "
+                           + ", ".join(sorted(digests)) + "): findings of rules that differ may be missing")
+    hits: dict[str, SHits] = {}
+    origins: dict[str, dict[tuple, SOrigin]] = {}
+    unrec: dict[tuple[str, str], SUnrecognised] = {}
+    facts: dict[str, SFact] = {}
+    for s in summaries:
+        fmap: list[int] = []
+        shift: dict[int, int] = {}
+        for i, f in enumerate(s.files):
+            if i == 0 and f.continues and out.files and out.files[-1].name == f.name:
+                prev = out.files[-1]
+                fmap.append(len(out.files) - 1)
+                shift[i] = prev.lines
+                restarts = list(prev.restarts)
+                if f.first_start is not None and prev.failed_tail:
+                    restarts.append(f.first_start + prev.lines)
+                restarts += [r + prev.lines for r in f.restarts]
+                any_start = f.first_start is not None or bool(f.restarts)
+                out.files[-1] = prev.model_copy(update={
+                    "lines": prev.lines + f.lines, "restarts": restarts[-MAX_KEPT:],
+                    "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
+            else:
+                fmap.append(len(out.files))
+                out.files.append(f.model_copy(update={"continues": False}))
+        for h in s.hits:
+            first = (fmap[h.first[0]], h.first[1] + shift.get(h.first[0], 0))
+            last = (fmap[h.last[0]], h.last[1] + shift.get(h.last[0], 0))
+            occ = [[_shift_ev(e, fmap, shift) for e in o] for o in h.occurrences]
+            last_occ = [_shift_ev(e, fmap, shift) for e in h.last_occurrence] if h.last_occurrence else None
+            cur = hits.get(h.rule)
+            if cur is None:
+                cur = hits[h.rule] = SHits(rule=h.rule, count=h.count, first=first, last=last, captures=h.captures,
+                                           occurrences=occ, last_occurrence=last_occ)
+                origins[h.rule] = {}
+            else:
+                # the first occurrences are the first EVIDENCE_FIRST of the concatenation; the last
+                # one is the latest input's last occurrence, once there are more than EVIDENCE_FIRST
+                newest = last_occ or (occ[-1] if occ else None)
+                cur.occurrences = (cur.occurrences + occ)[:EVIDENCE_FIRST]
+                cur.last_occurrence = newest if cur.count + h.count > EVIDENCE_FIRST else None
+                cur.count += h.count
+                cur.last = last
+            by_key = origins[h.rule]
+            for o in h.origins:
+                o2 = o.model_copy(update={"file": fmap[o.file], "first_line": o.first_line + shift.get(o.file, 0),
+                                          "last_line": o.last_line + shift.get(o.file, 0)})
+                k = o2.key()
+                have = by_key.get(k)
+                if have is None:
+                    if len(by_key) < MAX_ORIGINS:
+                        by_key[k] = o2
+                else:
+                    by_key[k] = have.model_copy(update={"count": have.count + o2.count, "last_line": o2.last_line,
+                                                        "peer": have.peer if have.peer is not None else o2.peer})
+        for u in s.unrecognised:
+            k = (u.kind, u.key)
+            if k not in unrec and len(unrec) < MAX_UNRECOGNISED_KEYS:
+                unrec[k] = u.model_copy(update={"file": fmap[u.file], "line": u.line + shift.get(u.file, 0)})
+        for fact in s.facts:
+            f2 = fact.model_copy(update={"file": fmap[fact.file], "line": fact.line + shift.get(fact.file, 0)})
+            cur_f = facts.get(fact.name)
+            if cur_f is None:
+                facts[fact.name] = f2
+                continue
+            if _beats(fact.prefer, f2.priority, (f2.file, f2.line), cur_f.priority, (cur_f.file, cur_f.line)):
+                winner, loser = f2, cur_f
+            else:
+                winner, loser = cur_f, f2
+            others = []
+            for v in (*winner.others, loser.value, *loser.others):
+                if v != winner.value and v not in others and len(others) < MAX_OTHERS:
+                    others.append(v)
+            facts[fact.name] = winner.model_copy(update={"others": others})
+        for t in s.truncated:
+            if len(out.truncated) < MAX_KEPT:
+                out.truncated.append(t.model_copy(update={"file": fmap[t.file], "line": t.line + shift.get(t.file, 0)}))
+        out.input_errors.extend(s.input_errors)
+        for n in s.notices:
+            if n not in out.notices and len(out.notices) < MAX_KEPT:
+                out.notices.append(n)
+        for k, v in s.clock.offsets.items():
+            out.clock.offsets[k] = out.clock.offsets.get(k, 0) + v
+        for k, v in s.clock.years.items():
+            out.clock.years[k] = out.clock.years.get(k, 0) + v
+        out.clock.families = sorted(set(out.clock.families) | set(s.clock.families))
+    for rule, h in hits.items():
+        h.origins = list(origins[rule].values())
+    out.hits = list(hits.values())
+    out.unrecognised = list(unrec.values())
+    out.facts = list(facts.values())
+    return out

@@ -1,0 +1,128 @@
+"""When no rule knows the line: pick the most telling unexplained error line and let it speak.
+
+When the best finding is a generic wrapper (``EI9999: Inner Error!``, ``ERR00100``, a bare
+``RuntimeError``) or there is none, an error line that no rule explains but that states a message
+(a plog ``[ERROR]`` with its text, an error-code block with a reason, a Python exception with a
+message) leads as a finding of its own, ``unexplained.<kind>``: ranked above the generic wrappers
+and below every specific rule, its layer inferred from the module that printed it (and marked as
+a guess), its cause quoting the line, its fix telling how to find out more.
+"""
+
+from __future__ import annotations
+
+import re
+
+from triage.normalize import message_of, normalize
+from triage.summary import SUnrecognised
+
+# What a plog module name says about the layer: CANN's own modules are the driver layer.
+_FRAMEWORK_MODULES = {"ATB", "MINDIE", "MINDIE_LLM", "LLM", "PTA", "TORCH_NPU", "VLLM"}
+_PLOG_MODULE = re.compile(r"^\[ERROR\] ([A-Za-z_][\w-]*)\(\d+,")
+_PY_EXC = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt)))(?:: (.*))?$")
+_CODE = re.compile(r"\b(E[A-Z0-9]\d{4}|ERR\d{5})\b")
+_REASON = re.compile(r"(?:Reason|reason)\s*[:=]\s*\[?(.+?)\]?\s*$|reason=\[([^\]]+)\]")
+# lines that carry no message of their own: call-stack echoes and bare wrappers
+_NOISE = re.compile(
+    r"^(?:call trace|\[?Error\]?$|Traceback|TraceBack|.{0,6}$)|"
+    r"(?:Inner Error!?|see above|Please check the log|call acl api failed|call hccl api failed)\s*\.?$",
+    re.IGNORECASE)
+
+_KIND_LABEL = {
+    "en": {"python-exception": "a Python exception", "error-code": "an error code line",
+           "plog-error": "a CANN plog [ERROR] line", "compile-error": "a compiler error",
+           "cann-error-stack": "a line of CANN's error stack"},
+    "zh": {"python-exception": "Python 异常", "error-code": "错误码行", "plog-error": "CANN plog [ERROR] 行",
+           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行"},
+}
+
+
+def message(u: SUnrecognised) -> str:
+    """The message a line states: the text after a plog / torch_npu header and process prefixes."""
+    return message_of(normalize(u.text)).strip()
+
+
+def says_something(u: SUnrecognised) -> bool:
+    """Whether the line states a message worth leading with (not a bare wrapper or a stack echo)."""
+    text = message(u)
+    if _NOISE.search(text):
+        return False
+    if u.kind == "python-exception":
+        m = _PY_EXC.match(normalize(u.text).strip())
+        return bool(m and m.group(3) and len(m.group(3).strip()) >= 8)
+    return len(text) >= 12
+
+
+def _score(u: SUnrecognised) -> int:
+    text = message(u)
+    if u.kind == "error-code" and _REASON.search(text):
+        return 0
+    return {"plog-error": 1, "python-exception": 2, "compile-error": 3, "error-code": 4,
+            "cann-error-stack": 5}.get(u.kind, 6)
+
+
+def pick(lines: list[SUnrecognised], file_order: dict[int, int] | None = None) -> SUnrecognised | None:
+    """The most telling unexplained line: one that states a message, by kind (an error code with
+    a reason, a plog [ERROR], a Python exception with a message...), then the earliest. Lines of
+    CANN's error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
+    candidates = [u for u in lines if u.kind != "cann-error-stack" and says_something(u)]
+    if not candidates:
+        return None
+    order = file_order or {}
+    return min(candidates, key=lambda u: (_score(u), order.get(u.file, u.file), u.line))
+
+
+def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
+    """(component, layer) inferred from the module that printed the line."""
+    line = normalize(u.text)
+    m = _PLOG_MODULE.match(line)
+    if m:
+        module = m.group(1).upper()
+        return m.group(1), ("framework" if module in _FRAMEWORK_MODULES else "driver")
+    if u.kind == "python-exception":
+        em = _PY_EXC.match(line.strip())
+        return (em.group(2) if em else "Python"), "framework"
+    code = _CODE.search(line)
+    if code:
+        c = code.group(1)
+        if c.startswith("ERR"):
+            return "torch_npu", "framework"
+        return "CANN", "driver"
+    if "[ERROR] " in line and "(PID:" in line:
+        return "torch_npu", "framework"
+    return ("build" if u.kind == "compile-error" else "CANN"), ("framework" if u.kind == "compile-error" else "driver")
+
+
+def core_of(text: str, limit: int = 80) -> str:
+    """The stable core of a message for searching: the reason when stated, numbers and paths kept."""
+    m = _REASON.search(text)
+    core = (m.group(1) or m.group(2)) if m else text
+    core = re.sub(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", "", core).strip()
+    return core[:limit].rstrip()
+
+
+def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[str]]:
+    """(title, cause, fix steps) of the finding an unexplained line becomes."""
+    msg = message(u)
+    core = core_of(msg)
+    kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
+    short = msg if len(msg) <= 160 else msg[:157] + "..."
+    if lang == "zh":
+        title = f"未被规则识别的错误（{component}）：{short}"
+        cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误（{kind}，由 {component} 打印）："
+                 f"“{msg}”。请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
+        fix = [f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。",
+               f"查看完整日志中它之前的几行，以及 plog（`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`），"
+               "找到最早出现的错误。",
+               "用 `triage rules suggest <日志文件>` 生成规则草稿，确认原因后补全原因和处理方法并贡献出来。"]
+    else:
+        title = f"An error no rule knows ({component}): {short}"
+        cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
+                 f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
+                 "listed with it only wrap it. The layer is inferred from the module that printed it.")
+        fix = [f"Search the documentation, error-code reference and issue tracker of {component} for the stable part "
+               f"of the message: `{core}`.",
+               f"Read the lines just before it in the full log and in the plog "
+               f"(`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`) for the first error.",
+               "Draft a rule for it with `triage rules suggest <log>`; once the cause is known, fill in its cause "
+               "and fix and contribute it."]
+    return title, cause, fix
