@@ -1,6 +1,6 @@
 """Extract MindIE's user-facing error texts from a snapshot of Ascend/MindIE-LLM.
 
-Usage: ``python tools/catalog/mindie.py /work/.mirror/Ascend+MindIE-LLM/repo``
+Usage: ``python tools/catalog/mindie.py SNAPSHOT_OF_MINDIE_LLM``
 
 What is swept (the catalog's ``paths``):
 
@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+from common import head_commit, list_files, read_file, snapshot_arg, write_catalog  # noqa: E402
 
 CPP_DIRS = ["src/"]
 CPP_SKIP = ("src/kernels/", "tests/")
@@ -531,4 +531,4 @@ def main(repo: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/Ascend+MindIE-LLM/repo")
+    main(snapshot_arg(sys.argv))
