@@ -7,6 +7,7 @@ silently, and never silently disables the built-in rules.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -386,6 +387,8 @@ def _check_conditions(item: LoadedRule, captures: set[str], where) -> list[RuleP
     from triage.schema import FixStep
 
     out = []
+    if not any(isinstance(step, FixStep) for step in item.rule.fix):
+        return out
     known = captures | _fact_names()
     for i, step in enumerate(item.rule.fix):
         if not isinstance(step, FixStep):
@@ -406,14 +409,15 @@ def _check_conditions(item: LoadedRule, captures: set[str], where) -> list[RuleP
     return out
 
 
-def _fact_names() -> set[str]:
+@functools.lru_cache(maxsize=1)
+def _fact_names() -> frozenset[str]:
     """The fact names of the built-in ``compat/facts.yaml`` (what conditions may read)."""
     try:
         from triage.compat import load_compat
 
-        return set(load_compat().facts)
+        return frozenset(load_compat().facts)
     except Exception:  # a broken compat/ is reported by its own loader
-        return set()
+        return frozenset()
 
 
 def _check_translation(item: LoadedRule, where) -> list[RuleProblem]:

@@ -63,11 +63,37 @@ def load_compat(folder: Path | None = None) -> Knowledge:
     Raises :class:`~triage.errors.RulesInvalid` naming the file, line and field of each problem:
     an unknown ``kind``, a schema error, an extractor of an undeclared fact or without a ``value``
     group, a regex outside the rule dialect, a check of an unknown test or with a placeholder its
-    test does not give.
+    test does not give. A validated result is cached on disk (see :mod:`triage.cache`), keyed by
+    the files' content and location and by this package's compat code, so a start does not
+    re-validate unchanged files.
     """
-    from .checks import TESTS  # the reasoners; imported here to keep the schema free of code
+    from triage.cache import cache_dir, load_pickle, store_pickle
 
     folder = folder or builtin_compat_dir()
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    key = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    try:
+        for path in files:
+            key.update(str(path.resolve()).encode() + b"\0" + path.read_bytes() + b"\0")
+        for name in ("load.py", "schema.py", "checks.py", "versions.py"):
+            key.update((here / name).read_bytes())
+        key.update((here.parent / "dialect.py").read_bytes())
+    except OSError:
+        return _load_compat(folder)
+    path = cache_dir() / f"compat-{key.hexdigest()[:24]}.pickle"
+    cached = load_pickle(path)
+    if isinstance(cached, Knowledge):
+        return cached
+    knowledge = _load_compat(folder)
+    store_pickle(path, knowledge, keep=4)
+    return knowledge
+
+
+def _load_compat(folder: Path) -> Knowledge:
+    """:func:`load_compat` without the cache."""
+    from .checks import TESTS  # the reasoners; imported here to keep the schema free of code
+
     problems: list[RuleProblem] = []
     parsed: dict[str, list] = {kind: [] for kind in KINDS}
     files = sorted(p for p in folder.glob("*.yaml") if p.is_file())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from triage.compiled import CompiledRule
@@ -134,7 +135,30 @@ def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str,
 
     Detector ``k`` has target ``len(rules) + k``; ``extra`` patterns (``(regex, ignore_case)``, the
     fact extractors) follow the detectors, pattern ``i`` with target ``len(rules) + len(DETECTORS) + i``.
+    The translation parses every regex; its result is cached on disk, keyed by the patterns and by
+    this module's code, so a pasted line does not pay it again.
     """
+    import hashlib
+
+    from triage.cache import cache_dir, load_pickle, store_pickle
+
+    key = hashlib.sha256()
+    for rule in rules:
+        key.update(repr((rule.index, [(c.spec.regex, c.spec.contains, c.spec.ignore_case)
+                                      for pred in (rule.anchor, rule.follower) if pred is not None
+                                      for c in pred.prefilter_conditions()])).encode())
+    key.update(repr((DETECTORS, list(extra))).encode())
+    key.update(Path(__file__).read_bytes())
+    path = cache_dir() / f"prefilter-{key.hexdigest()[:24]}.pickle"
+    cached = load_pickle(path)
+    if isinstance(cached, list):
+        return cached
+    out = _translate(rules, extra)
+    store_pickle(path, out, keep=8)
+    return out
+
+
+def _translate(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]]) -> list[PrefilterPattern]:
     out: list[PrefilterPattern] = []
     for rule in rules:
         for pred in (rule.anchor, rule.follower):
