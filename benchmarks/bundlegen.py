@@ -614,12 +614,12 @@ def _strip_rank_tag(text: str, r: Rank) -> str:
 
 
 # ------------------------------------------------------------------- single logs (benchmark)
-def _single_log(path: Path, size: int, restart_every: int | None, seed: int, rules, cause: str) -> dict:
+def _single_log(path: Path, size: int, restart_every: int | None, seed: int, rules, cause: str | None) -> dict:
     """A one-process log of about ``size`` bytes; with ``restart_every`` lines, a crash-looping pod:
-    start-up, serving lines, the cause's traceback, start-up again..."""
+    start-up, serving lines, the cause's traceback (none when ``cause`` is None), start-up again..."""
     r = Rank(rank=0, node=0, device=0, pid=random.Random(seed).randrange(10000, 4000000), world=8)
     w = _RankWriter(r, random.Random(seed), False, True)
-    examples = cause_examples(rules, cause) if restart_every else None
+    examples = cause_examples(rules, cause) if restart_every and cause else None
     t = 0.0
     written = lines = restarts = 0
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -635,7 +635,7 @@ def _single_log(path: Path, size: int, restart_every: int | None, seed: int, rul
             block += list(w.serving(block[-1][0] + 1, t_end, n, True))
             if examples is not None:
                 block += list(w.cause(t_end, examples, None)) + list(w.engine_dead(t_end + 1))
-                restarts += 1
+            restarts += 1 if restart_every else 0
             block.sort(key=lambda e: e[0])
             text = "\n".join(e[2] for e in block if e[2]) + "\n"
             data = text.encode()
@@ -653,9 +653,10 @@ def _single_log(path: Path, size: int, restart_every: int | None, seed: int, rul
 
 
 def crashloop_log(path: str | Path, size: int, *, every: int = 3000, seed: int = 1, rules=None,
-                  cause: str = "memory.npu-oom-caching-allocator") -> dict:
+                  cause: str | None = "memory.npu-oom-caching-allocator") -> dict:
     """A crash-looping pod's log of about ``size`` bytes: the vLLM start-up block (which the fact
-    extractors read) every ``every`` lines, each run ending in ``cause``'s traceback."""
+    extractors read) every ``every`` lines, each run ending in ``cause``'s traceback (None: the
+    restarts only, no error printed)."""
     if rules is None:
         from triage.loader import load_rules
 
