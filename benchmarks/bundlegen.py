@@ -491,16 +491,22 @@ def _write(path: Path, lines: Iterator[str]) -> tuple[int, int]:
 
 def make_bundle(root: str | Path, *, nodes: int = 2, ranks_per_node: int = 8, layout: str = "ranks",
                 cause: str = "hw.hbm-multi-bit-ecc", first_rank: int | None = None, common: bool = False,
-                silent: Sequence[int] = (), lines_per_rank: int = 300, seed: int = 1, rules=None) -> Truth:
+                silent: Sequence[int] = (), lines_per_rank: int = 300, seed: int = 1, rules=None,
+                peers: str = "stuck") -> Truth:
     """Write a bundle below ``root`` (see the module docstring) and return its :class:`Truth`.
 
     ``first_rank`` fails first (default: local rank 5 of the second node, or the last rank); with
     ``common`` every rank fails the same way within 5 s; ranks in ``silent`` print nothing after
     T0, and then nobody prints a cause (the others time out waiting for the first silent rank).
-    ``lines_per_rank`` sizes the bundle (about 180 bytes a line).
+    ``lines_per_rank`` sizes the bundle (about 180 bytes a line). ``peers`` is the remote rank the
+    waiting ranks' EI0002 names: ``stuck`` (the failed or first silent rank, as in an all-to-all) or
+    ``ring`` (rank R names R - 1, as in a ring all-reduce, where only the failed rank's neighbour
+    names it).
     """
     if layout not in ("ranks", "plog", "interleaved"):
         raise ValueError(f"unknown layout {layout!r}")
+    if peers not in ("stuck", "ring"):
+        raise ValueError(f"unknown peers {peers!r}")
     if rules is None:
         from triage.loader import load_rules
 
@@ -534,7 +540,8 @@ def make_bundle(root: str | Path, *, nodes: int = 2, ranks_per_node: int = 8, la
             timeouts.append(r.rank)
         dead_at = t0 + 3.0 if r.rank == 0 else None
         events[r.rank] = _rank_events(w, lines=lines_per_rank, t0=t0, driver=r.rank == 0, fail_at=fail_at,
-                                      examples=examples, peer=stuck, timeout_at=timeout_at, dead_at=dead_at,
+                                      examples=examples, peer=stuck if peers == "stuck" else (r.rank - 1) % world,
+                                      timeout_at=timeout_at, dead_at=dead_at,
                                       symptoms=symptoms)
     root.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
@@ -681,13 +688,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--silent", type=lambda s: [int(x) for x in s.split(",") if x], default=[])
     ap.add_argument("--lines", type=int, default=300, help="lines per rank")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--peers", choices=["stuck", "ring"], default="stuck")
     a = ap.parse_args(argv)
     if a.layout == "unrelated":
         truth = make_unrelated(a.root, lines=a.lines, seed=a.seed)
     else:
         truth = make_bundle(a.root, nodes=a.nodes, ranks_per_node=a.ranks, layout=a.layout, cause=a.cause,
                             first_rank=a.first_rank, common=a.common, silent=a.silent, lines_per_rank=a.lines,
-                            seed=a.seed)
+                            seed=a.seed, peers=a.peers)
     print(truth.to_json())
     return 0
 

@@ -53,6 +53,8 @@ FIRST_FAILURES = [
     ("interleaved-vector-core", dict(layout="interleaved", cause="op.vector-core-exception")),
     ("ranks-oom-4x4", dict(layout="ranks", nodes=4, ranks_per_node=4, first_rank=9,
                            cause="memory.npu-oom-caching-allocator")),
+    # a ring all-reduce: each waiting rank names its neighbour, a healthy rank that also waits
+    ("ranks-hbm-ring", dict(layout="ranks", cause="hw.hbm-multi-bit-ecc", peers="ring")),
 ]
 
 
@@ -71,7 +73,7 @@ def test_first_failing_rank_and_node_are_named(bundles, name, kwargs):
     if truth.layout != "interleaved":
         assert cluster.nodes == [f"node-{k}" for k in range(truth.nodes)]
     assert not cluster.common
-    assert cluster.suspects == []
+    assert cluster.suspects == []  # the ranks that timed out waiting are not suspects: the cause is known
     # the cause's occurrences are all on the failing rank
     cause = next(f for f in report.findings if f.rule_id == truth.cause)
     assert cause.ranks == [truth.first_rank]
