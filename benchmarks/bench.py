@@ -90,7 +90,7 @@ _LAUNCHER = (
     "if pid==0:\n"
     "    os.execvp(sys.argv[2],sys.argv[2:])\n"
     "_,st,ru=os.wait4(pid,0)\n"
-    "open(sys.argv[1],'w').write(str(ru.ru_maxrss))\n"
+    "open(sys.argv[1],'w').write('%d %f %f'%(ru.ru_maxrss,ru.ru_utime,ru.ru_stime))\n"
     "sys.exit(os.waitstatus_to_exitcode(st))\n"
 )
 
@@ -109,7 +109,7 @@ def run_proc(cmd: list[str], *, env: dict | None = None, timeout: float = 1800, 
     fd, rss_file = tempfile.mkstemp(prefix="rss-")
     os.close(fd)
     if _TIME:
-        full = [_TIME, "-f", "%M", "-o", rss_file, *cmd]
+        full = [_TIME, "-f", "%M %U %S", "-o", rss_file, *cmd]
     else:
         full = [sys.executable, "-S", "-c", _LAUNCHER, rss_file, *cmd]
 
@@ -129,12 +129,15 @@ def run_proc(cmd: list[str], *, env: dict | None = None, timeout: float = 1800, 
     timer.cancel()
     try:
         text = Path(rss_file).read_text().strip().splitlines()
-        rss_kb = float(text[-1]) if text else float("nan")
+        fields = text[-1].split() if text else []
+        rss_kb = float(fields[0]) if fields else float("nan")
+        # user + system CPU seconds of the command and the children it waited for
+        cpu = sum(float(x) for x in fields[1:3]) if len(fields) >= 3 else float("nan")
     except (OSError, ValueError):
-        rss_kb = float("nan")
+        rss_kb = cpu = float("nan")
     os.unlink(rss_file)
     rc = proc.returncode
-    res = {"wall": wall, "rss_mb": rss_kb / 1024, "rc": rc, "timeout": bool(killed)}
+    res = {"wall": wall, "rss_mb": rss_kb / 1024, "cpu": cpu, "rc": rc, "timeout": bool(killed)}
     err.seek(0)
     res["stderr"] = err.read().decode("utf-8", "replace")[-2000:]
     if keep_stdout:
@@ -206,6 +209,7 @@ def summarize(tools: list[Tool], size: int, baseline: str | None) -> list[dict]:
         row = {"tool": t.name, "bytes": size, "median_s": med, "min_s": min(walls), "max_s": max(walls),
                "mb_s": size / MB / med, "rss_mb": max(r["rss_mb"] for r in t.runs),
                "rss_runs": [r["rss_mb"] for r in t.runs],
+               "cpu_s": statistics.median(r.get("cpu", float("nan")) for r in t.runs),
                "rc": sorted({r["rc"] for r in t.runs}), "runs": walls}
         if base is not None:
             bmed = statistics.median(r["wall"] for r in base.runs)

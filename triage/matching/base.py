@@ -87,20 +87,86 @@ def _trim_head(pattern: str) -> str:
 # Trailing pieces that only extend a match to the end of the line. Dropping them keeps the
 # prefilter a superset, and avoids one Python callback per byte that Hyperscan reports for each
 # possible end of `.+` ("RuntimeError: (?P<message>.+)" would call back ~100 times a line).
-_TAIL = re.compile(r"(?:\(\?P<\w+>(?:\.|\\S|\\w|\\d|\[\^?[^\]]*\])[+*]\??\)|(?:\.|\\S|\\w|\\d|\[\^?[^\]]*\])[+*]\??)$")
+# A piece: `.`, `\S` `\s` `\w` `\d` (and their negations), a class, an escaped or a plain character.
+_PIECE = r"(?:\.|\\[SsWwDd]|\[\^?[^\]]*\]|\\[^A-Za-z0-9]|[^\\()|\[\]{}*+?^$.])"
+_TAIL = re.compile(rf"(?:\(\?P<\w+>{_PIECE}[+*?]\??\)|{_PIECE}[+*?]\??)$")
 
 
 def _trim_tail(pattern: str) -> str:
     while True:
         m = _TAIL.search(pattern)
-        if not m or m.start() == 0:
+        if m and m.start() > 0:
+            head = pattern[: m.start()]
+            # the piece must not be escaped (`\.+` is a literal dot) and must not end a group or class
+            backslashes = len(head) - len(head.rstrip("\\"))
+            if not (backslashes % 2 or head.endswith(("(", "|"))):
+                pattern = head
+                continue
+        # A group that ends the pattern: its own trailing piece is as free to go
+        # (`(?P<error>\w*Error: .+)` -> `(?P<error>\w*Error: )`, `(?P<value>\d[\w.+-]*)` -> `(?P<value>\d)`);
+        # the match that remains still starts where the full one did, so the lines are a superset.
+        trimmed = _trim_in_last_group(pattern)
+        if trimmed is None:
             return pattern
-        head = pattern[: m.start()]
-        # the piece must not be escaped (`\.+` is a literal dot) and must not end a group or class
-        backslashes = len(head) - len(head.rstrip("\\"))
-        if backslashes % 2 or head.endswith(("(", "|")):
-            return pattern
-        pattern = head
+        pattern = trimmed
+
+
+def _trim_in_last_group(pattern: str) -> str | None:
+    """``pattern`` with the group that ends it trimmed, or None: an optional group (``(...)?``,
+    ``(...)*``) dropped, else the trailing piece inside the group trimmed. Only plain,
+    non-capturing and named groups (never a lookaround, where trimming would narrow)."""
+    m = re.search(r"\)[?*]\??$", pattern)
+    if m:
+        close, optional = m.start(), True
+    elif pattern.endswith(")"):
+        close, optional = len(pattern) - 1, False
+    else:
+        return None
+    opens: list[int] = []
+    start = None
+    i, in_class = 0, False
+    while i <= close:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if pattern.startswith("^", i + 1):
+                i += 1
+            if pattern.startswith("]", i + 1):  # `[]...]`: a literal `]` first
+                i += 1
+        elif c == "(":
+            opens.append(i)
+        elif c == ")":
+            if not opens:
+                return None
+            start = opens.pop()
+            if i != close:
+                start = None
+        i += 1
+    if start is None or in_class or i != close + 1:
+        return None
+    named = re.match(r"\(\?P<\w+>", pattern[start:])
+    if named:
+        opener = named.group()
+    elif pattern.startswith("(?:", start):
+        opener = "(?:"
+    elif not pattern.startswith("(?", start):
+        opener = "("
+    else:
+        return None  # a lookaround, a flag group, a conditional
+    if optional:
+        head = pattern[:start]
+        return head if head and not head.endswith(("(", "|")) else None
+    inner = pattern[start + len(opener): close]
+    new = _trim_tail(inner)
+    if new == inner or not new:
+        return None
+    return pattern[: start + len(opener)] + new + ")"
 
 
 def exact_prefilter(pattern: str) -> bool:

@@ -1,0 +1,231 @@
+"""Multi-rank, multi-node bundles: the cluster verdict, incidents, and the same report whatever the
+number of jobs or the way summaries are merged.
+
+The bundles come from ``benchmarks/bundlegen.py``: N nodes x M ranks of vLLM / torch_npu / CANN
+output with a first failure planted on one rank (real lines from the cause rule's examples) and
+the timeouts real incidents show on the other ranks afterwards; :class:`Truth` says what was planted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.bundlegen import make_bundle, make_unrelated
+from tests.conftest import CORPUS
+from triage import analyze
+from triage.cli import app
+
+runner = CliRunner()
+
+
+def _dump(report) -> dict:
+    return report.model_dump(exclude={"matcher"})
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory, builtin_rules):
+    """Bundles generated once for this module, by name."""
+    made: dict[str, tuple] = {}
+
+    def get(name: str, **kwargs):
+        if name not in made:
+            root = tmp_path_factory.mktemp("bundles") / name
+            if kwargs.pop("unrelated", False):
+                truth = make_unrelated(root, rules=builtin_rules, **kwargs)
+            else:
+                truth = make_bundle(root, rules=builtin_rules, **kwargs)
+            made[name] = (root, truth)
+        return made[name]
+
+    return get
+
+
+# -- the first failure --------------------------------------------------------------------------
+FIRST_FAILURES = [
+    # (name, generator arguments): the first failing rank is never in the first file
+    ("ranks-hbm", dict(layout="ranks", cause="hw.hbm-multi-bit-ecc")),
+    ("plog-port-down", dict(layout="plog", cause="hw.network-port-down")),
+    ("plog-hbm", dict(layout="plog", cause="hw.hbm-multi-bit-ecc")),
+    ("interleaved-vector-core", dict(layout="interleaved", cause="op.vector-core-exception")),
+    ("ranks-oom-4x4", dict(layout="ranks", nodes=4, ranks_per_node=4, first_rank=9,
+                           cause="memory.npu-oom-caching-allocator")),
+    # a ring all-reduce: each waiting rank names its neighbour, a healthy rank that also waits
+    ("ranks-hbm-ring", dict(layout="ranks", cause="hw.hbm-multi-bit-ecc", peers="ring")),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), FIRST_FAILURES, ids=[n for n, _ in FIRST_FAILURES])
+def test_first_failing_rank_and_node_are_named(bundles, name, kwargs):
+    root, truth = bundles(name, **kwargs)
+    report = analyze(root)
+    assert report.root_cause is not None and report.root_cause.rule_id == truth.cause
+    cluster = report.cluster
+    assert cluster is not None
+    first = cluster.first_failure
+    assert first is not None
+    assert (first.rank, first.node, first.rule_id) == (truth.first_rank, truth.first_node, truth.cause), first
+    assert cluster.ranks == list(range(truth.world_size))
+    assert cluster.world_size == truth.world_size
+    if truth.layout != "interleaved":
+        assert cluster.nodes == [f"node-{k}" for k in range(truth.nodes)]
+    assert not cluster.common
+    assert cluster.suspects == []  # the ranks that timed out waiting are not suspects: the cause is known
+    # the cause's occurrences are all on the failing rank
+    cause = next(f for f in report.findings if f.rule_id == truth.cause)
+    assert cause.ranks == [truth.first_rank]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), FIRST_FAILURES[:1] + FIRST_FAILURES[3:4],
+                         ids=[FIRST_FAILURES[0][0], FIRST_FAILURES[3][0]])
+def test_other_ranks_timeouts_are_symptoms_of_the_first_failure(bundles, name, kwargs):
+    root, truth = bundles(name, **kwargs)
+    report = analyze(root)
+    others = [r for r in range(truth.world_size) if r != truth.first_rank]
+    assert truth.symptom_ranks == others
+    by_rule = {s.rule_id: s for s in report.cluster.symptoms}
+    for rule_id in truth.symptoms:  # the EI0002 notify wait, the torch_npu HCCL watchdog
+        assert rule_id in by_rule, (rule_id, report.cluster.symptoms)
+        assert by_rule[rule_id].ranks == others
+        assert by_rule[rule_id].caused_by == truth.cause
+        finding = next(f for f in report.findings if f.rule_id == rule_id)
+        assert finding.suppressed_by == truth.cause
+        assert finding.ranks == others
+    # one incident: the cause and every rank that timed out because of it
+    assert len(report.incidents) == 1, report.incidents
+    incident = report.incidents[0]
+    assert incident.root_cause == truth.cause
+    assert sorted({o.rank for o in incident.origins if o.rank is not None}) == list(range(truth.world_size))
+    assert set(truth.symptoms) <= set(incident.symptoms)
+
+
+def test_every_rank_failing_the_same_way_is_common(bundles):
+    root, truth = bundles("common-oom", layout="ranks", cause="memory.npu-oom-caching-allocator", common=True)
+    report = analyze(root)
+    assert report.root_cause.rule_id == truth.cause
+    assert report.root_cause.ranks == list(range(truth.world_size))
+    cluster = report.cluster
+    assert cluster.common is True
+    assert cluster.ranks == list(range(truth.world_size))
+    assert cluster.first_failure.rule_id == truth.cause
+    assert (cluster.first_failure.rank, cluster.first_failure.node) == (truth.first_rank, truth.first_node)
+    assert cluster.suspects == []
+
+
+def test_not_common_when_one_rank_failed(bundles):
+    root, truth = bundles("ranks-hbm", **FIRST_FAILURES[0][1])
+    assert analyze(root).cluster.common is False
+
+
+def test_silent_ranks_are_suspects(bundles):
+    root, truth = bundles("silent", layout="ranks", silent=[6, 13])
+    report = analyze(root)
+    assert truth.cause is None and truth.silent == [6, 13]
+    cluster = report.cluster
+    assert cluster.world_size == truth.world_size
+    # the ranks that printed nothing are the suspects, not the ranks that timed out waiting for them
+    assert sorted(s.rank for s in cluster.suspects) == truth.silent
+    assert cluster.common is False
+    for rule_id in truth.symptoms:
+        finding = next(f for f in report.findings if f.rule_id == rule_id)
+        assert finding.ranks == truth.symptom_ranks
+
+
+def test_unrelated_logs_are_separate_incidents(bundles):
+    root, truth = bundles("unrelated", unrelated=True)
+    report = analyze(root)
+    assert len(report.incidents) == 2, report.incidents
+    got = {}
+    for incident in report.incidents:
+        files = {o.file for o in incident.origins}
+        assert len(files) == 1, incident
+        got[files.pop()] = incident.root_cause
+    assert got == truth.causes
+    assert report.cluster is None  # no ranks, no nodes
+    result = runner.invoke(app, ["analyze", str(root)])
+    assert result.exit_code == 1, result.output
+    for cause in truth.causes.values():  # the text report names both root causes
+        title = next(f.title for f in report.findings if f.rule_id == cause)
+        assert cause in result.stdout and title in result.stdout
+
+
+# -- the same report however it is read ---------------------------------------------------------
+@pytest.mark.parametrize("layout", ["interleaved", "plog"])
+def test_jobs_give_the_identical_report(bundles, monkeypatch, layout):
+    import triage.parallel as parallel
+    from triage.api import expand_inputs
+
+    root, truth = bundles(f"jobs-{layout}", layout=layout, lines_per_rank=1500, seed=3)
+    serial = analyze(root, jobs=1)
+    monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
+    sources, _ = expand_inputs([str(root)])
+    pieces = parallel.plan(sources)
+    assert len(pieces) > len(sources)  # several byte ranges of the large files
+    one = analyze(root, jobs=1)
+    two = analyze(root, jobs=2)
+    assert _dump(two) == _dump(one)
+    # and cutting the files into pieces changes nothing either
+    assert _dump(one) == _dump(serial)
+    assert one.root_cause.rule_id == truth.cause
+
+
+def test_summaries_per_node_merge_to_the_identical_report(bundles, tmp_path):
+    root, truth = bundles("ranks-hbm", **FIRST_FAILURES[0][1])
+    paths = []
+    for k in range(truth.nodes):
+        node = f"node-{k}"
+        result = runner.invoke(app, ["analyze", str(root / node), "--format", "summary", "--node", node])
+        assert result.exit_code == 0, result.output
+        path = tmp_path / f"{node}.json"
+        path.write_text(result.stdout)
+        paths.append(str(path))
+    merged = runner.invoke(app, ["merge", *paths, "--format", "json"])
+    whole = runner.invoke(app, ["analyze", str(root), "--format", "json"])
+    assert merged.exit_code == whole.exit_code == 1, merged.output
+    a, b = json.loads(merged.stdout), json.loads(whole.stdout)
+    a.pop("matcher", None)
+    b.pop("matcher", None)
+    assert a == b
+    assert a["cluster"]["first_failure"]["rank"] == truth.first_rank
+    assert a["cluster"]["first_failure"]["node"] == truth.first_node
+
+
+def test_generator_is_deterministic(tmp_path, builtin_rules):
+    a = make_bundle(tmp_path / "a", rules=builtin_rules, lines_per_rank=120, nodes=1, ranks_per_node=4)
+    b = make_bundle(tmp_path / "b", rules=builtin_rules, lines_per_rank=120, nodes=1, ranks_per_node=4)
+    for fa, fb in zip(a.files, b.files, strict=True):
+        assert Path(fa).read_bytes() == Path(fb).read_bytes()
+
+
+# -- origins in a real multi-rank log -----------------------------------------------------------
+def test_origins_of_a_real_two_rank_log():
+    """vllm-project/vllm-ascend#672 (corpus/chain-dp-ep-phyid-two-ranks): two DP ranks, each on its
+    own NPU 0, print the same failure with torchrun's ``[rankN]:`` prefix and torch_npu's
+    ``(PID:..., Device:0, RankID:N)`` header."""
+    log = CORPUS / "chain-dp-ep-phyid-two-ranks" / "log.txt"
+    report = analyze(log)
+    assert report.root_cause.rule_id == "hccl.device-id-mapping-error"
+    assert report.root_cause.ranks == [0, 1]
+    by_line = {e.line: e.origin for f in report.findings for e in f.evidence}
+    assert (by_line[3].rank, by_line[3].pid, by_line[3].device) == (0, 540988, 0)
+    assert (by_line[15].rank, by_line[15].pid, by_line[15].device) == (1, 540989, 0)
+    assert (by_line[5].rank, by_line[5].pid) == (0, 540988)  # EE9999: [PID: 540988] ...
+    assert (by_line[17].rank, by_line[17].pid) == (1, 540989)
+    assert report.cluster.ranks == [0, 1]
+    assert report.cluster.common is True  # both ranks failed the same way
+    assert report.cluster.first_failure.rank == 0
+
+
+def test_origins_of_vllm_worker_tags():
+    """vllm-project/vllm-ascend#2248 (corpus/hccl-store-key-wait-timeout-gloo): ``(VllmWorker rank=N pid=P)``."""
+    log = CORPUS / "hccl-store-key-wait-timeout-gloo" / "log.txt"
+    report = analyze(log)
+    by_rule = {f.rule_id: f for f in report.findings}
+    store = by_rule["hccl.store-key-wait-timeout"].evidence[0].origin
+    assert (store.rank, store.pid) == (0, 4189097)
+    died = by_rule["generic.worker-process-died"].evidence[0].origin
+    assert (died.rank, died.pid) == (2, 4189101)
+    assert report.cluster.ranks == [0, 2]
