@@ -79,7 +79,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "first_failure": {"en": "First failure", "zh": "最先失败"},
     "symptom": {"en": "Symptom", "zh": "连带现象"},
     "some_inputs": {"en": "some inputs", "zh": "部分输入"},
-    "symptom_line": {"en": "{who} show {rule}, caused by {cause}", "zh": "{who}出现 {rule}，由 {cause} 引起"},
+    "symptom_line": {"en": "{who}: {rule}, caused by {cause}", "zh": "{who}出现 {rule}，由 {cause} 引起"},
     "world_size": {"en": "world size {n}", "zh": "world size 为 {n}"},
     "all_ranks": {"en": "all {n} ranks failed the same way (a common cause: configuration, model or "
                         "software, not one card)",

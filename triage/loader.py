@@ -29,7 +29,7 @@ from triage.yaml_source import YamlDocument, YamlProblem, dotted_path, load_yaml
 BUILTIN_PACK = "builtin"
 
 #: Fields the built-in base must fill that user packs may leave out (lint warns there).
-BUILTIN_REQUIRED: frozenset[str] = frozenset({"references", "examples.no_match"})
+BUILTIN_REQUIRED: frozenset[str] = frozenset({"references", "examples.no_match", "confidence", "zh", "codes"})
 
 
 def builtin_rules_dir() -> Path:

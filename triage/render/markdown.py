@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from triage.i18n import fact_label, layer_label, localise, t
 from triage.plural import count
-from triage.render.text import headline, where
+from triage.render.text import attempt_lines, cluster_lines, headline, incident_lines, where
 from triage.report import Finding, Report
 
 
@@ -33,6 +33,9 @@ def render(report: Report) -> str:
     root = report.root_cause
     if root is not None:  # the heading names it: the block starts with where it belongs
         out += _finding(root, lang)
+    for block in (cluster_lines(report), incident_lines(report), attempt_lines(report)):
+        if block:
+            out += ["", *_section(block)]
     others = [f for f in report.findings if root is None or f.rule_id != root.rule_id]
     if others:
         out += ["", t("md_findings_header", lang), "|---|---|---|---|---|---|"]
@@ -62,6 +65,16 @@ def render(report: Report) -> str:
     out += ["", "<sub>" + t("md_footer", lang, lines=count(report.lines_read, "line"), n=report.lines_read,
                             version=report.triage_version, digest=report.rules_digest) + "</sub>"]
     return "\n".join(out)
+
+
+def _section(lines: list[str]) -> list[str]:
+    """A text-report section (heading line, then lines indented by 2 or 5 spaces) as a bold
+    heading and a (nested) Markdown list."""
+    out = [f"**{cell(lines[0].strip())}**", ""]
+    for line in lines[1:]:
+        nested = line.startswith("     ")
+        out.append(("  - " if nested else "- ") + cell(line.strip()))
+    return out
 
 
 def _finding(f: Finding, lang: str = "en") -> list[str]:

@@ -1,0 +1,126 @@
+"""Correlation details found by a cold review: origins, pieces, summaries from elsewhere, drafts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+
+from typer.testing import CliRunner
+
+from triage import analyze, explain
+from triage.cli import app
+from triage.correlate.origin import origin_of_line, peer_of_line
+from triage.render.markdown import render as markdown
+from triage.sources import Source
+from triage.suggest import generalise
+
+runner = CliRunner()
+
+HBM = ("[ERROR] RUNTIME(1946898,python3):2025-06-01-10:12:09.951.999 [api_impl.cc:5990]1946898 "
+       "GetMemUceInfo:Error message is: [[0x80e01801]HBM Multi Bit Error.;],isSmmuFault=0.")
+
+
+# -- origins ------------------------------------------------------------------------------------
+def test_a_peer_rank_in_parentheses_is_not_the_lines_own_rank():
+    line = "[ERROR] HCCL(77,python3):2025-06-01-10:12:09.951.999 [x.cc:1] wait timeout (peer rank=5)"
+    assert origin_of_line(line).rank is None
+    assert origin_of_line("(VllmWorker rank=3 pid=77) ERROR 06-01 10:12:10 [x.py:1] boom").rank == 3
+
+
+def test_peer_rank_forms():
+    assert peer_of_line("remote rank: [24]") == 24
+    assert peer_of_line("Waiting peer rank: 4") == 4
+    assert peer_of_line("INFO nothing to see") is None
+
+
+def test_compose_service_names_need_a_digit_or_separator():
+    # a log level at line start is not a docker compose service prefix
+    assert origin_of_line("ERROR | something failed").node is None
+
+
+# -- pieces -------------------------------------------------------------------------------------
+def test_only_plain_utf8_files_are_cut_into_pieces(tmp_path):
+    import triage.parallel as parallel
+
+    body = "".join(f"INFO line {i}\n" for i in range(4000))
+    plain = tmp_path / "plain.log"
+    plain.write_text(body)
+    utf16 = tmp_path / "utf16.log"
+    utf16.write_bytes(body.encode("utf-16"))
+    binary = tmp_path / "blob.log"
+    binary.write_bytes(b"\n".join(bytes(range(256)) for _ in range(200)))
+    chunk = 8 << 10
+    assert len(parallel.plan([Source(str(plain), str(plain))], chunk)) > 1
+    assert len(parallel.plan([Source(str(utf16), str(utf16))], chunk)) == 1
+    assert len(parallel.plan([Source(str(binary), str(binary))], chunk)) == 1
+    # and the UTF-16 file read with --jobs gives the same lines as read alone
+    assert analyze([utf16], jobs=2).lines_read == analyze([utf16], jobs=1).lines_read == 4000
+
+
+def test_an_input_error_is_reported_once_with_jobs(tmp_path):
+    good = tmp_path / "a.log"
+    good.write_text(HBM + "\n")
+    broken = tmp_path / "b.log.gz"
+    data = gzip.compress("".join(f"INFO step {i * 7919 % 100003}\n" for i in range(20000)).encode())
+    broken.write_bytes(data[: len(data) // 2])  # truncated
+    for jobs in (1, 2):
+        report = analyze([good, broken], jobs=jobs)
+        assert [e.file for e in report.input_errors] == [str(broken)], report.input_errors
+        assert report.root_cause.rule_id == "hw.hbm-multi-bit-ecc"
+
+
+# -- summaries from elsewhere -------------------------------------------------------------------
+def _summary(tmp_path) -> dict:
+    log = tmp_path / "rank-1.log"
+    log.write_text(HBM + "\n")
+    result = runner.invoke(app, ["analyze", str(log), "--format", "summary"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_merge_refuses_a_summary_of_another_version_or_with_bad_indices(tmp_path):
+    good = _summary(tmp_path)
+    cases = {
+        "version": dict(good, summary_version=2),
+        "index": json.loads(json.dumps(good).replace('"file": 0', '"file": 7')),
+        "origin": json.loads(json.dumps(good).replace('"rank": 1', '"rank": "one"')),
+    }
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        result = runner.invoke(app, ["merge", str(path)])
+        assert result.exit_code == 2, (name, result.output)
+        assert "not a triage summary" in result.stderr, (name, result.stderr)
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(good))
+    result = runner.invoke(app, ["merge", str(path), "-f", "json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["root_cause"]["rule_id"] == "hw.hbm-multi-bit-ecc"
+
+
+# -- the Markdown report carries the cluster verdict --------------------------------------------
+def test_markdown_names_the_first_failing_rank(tmp_path):
+    (tmp_path / "node-0").mkdir()
+    (tmp_path / "node-0" / "rank-0.log").write_text(
+        "[rank0]:[E601 10:12:11.000 ProcessGroupHCCL.cpp:1] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkHCCL(SeqNum=9, OpType=ALLREDUCE) ran for 1800000 milliseconds before timing out.\n")
+    (tmp_path / "node-0" / "rank-1.log").write_text(HBM + "\n")
+    report = analyze([tmp_path])
+    text = markdown(report)
+    assert report.cluster is not None and report.cluster.first_failure.rank == 1
+    assert "**Cluster: 2 ranks" in text and "- First failure: rank 1:" in text
+
+
+# -- rule drafts --------------------------------------------------------------------------------
+def test_drafted_patterns_escape_only_metacharacters():
+    line = "[ERROR] zz(1).conf: value=[3] + 0x1f at /opt/x-1.2/a.py: bad (code 17)?"
+    pattern = generalise(line)
+    assert re.search(pattern, line)
+    assert re.search(pattern, line.replace("17", "4096").replace("0x1f", "0xdead").replace("/opt/x-1.2", "/srv/y"))
+    assert "\\ " not in pattern and "\\=" not in pattern and "\\:" not in pattern and "\\-" not in pattern
+
+
+def test_explain_of_a_bare_wrapper_lists_no_unexplained_line():
+    report = explain("EI9999: Inner Error!\n")
+    assert report.root_cause.rule_id == "generic.ez9999-inner-error"
+    assert report.unrecognised == []
