@@ -213,12 +213,13 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
 
     items: list[Item] = []
     payload: dict[str, object] = {}
+    file_rank = _file_ranks(summary, facts.value("world_size"))
     for h in summary.hits:
         rule = rules.by_id.get(h.rule)
         if rule is None:  # a summary made with other rules (reported by merge)
             continue
         items.append(Item(id=rule.id, rule=rule.rule, pack=rule.pack, tier=tier_of(rule.rule), position=h.first,
-                          origins=list(h.origins), suppresses=frozenset(rule.rule.suppresses),
+                          origins=[_with_file_rank(o, file_rank) for o in h.origins], suppresses=frozenset(rule.rule.suppresses),
                           peer_symptom=bool(getattr(rule.rule, "peer_symptom", False))))
         payload[rule.id] = (rule, h)
     for item, data in _check_items(summary, rules, knowledge, facts, files, notices):
@@ -347,6 +348,24 @@ def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]
         attempts.append(Attempt(file=files[file], first_line=start, last_line=end, root_cause=root,
                                 findings=[it.id for it in members]))
     return keep, attempts
+
+
+def _file_ranks(summary: Summary, world: str | None) -> dict[int, int]:
+    """{file index: global rank} of the files whose process stated its rank in a communicator of the
+    world's size (``[HcclCommInitRootInfo] rank[13] rankSize[16]`` in a plog file). The world size is
+    the fact when the input states it, else the largest communicator seen."""
+    sizes = [f.comm_rank[1] for f in summary.files if f.comm_rank]
+    if not sizes:
+        return {}
+    n = int(world) if world and world.isdigit() and len(world) <= 7 else max(sizes)
+    return {i: f.comm_rank[0] for i, f in enumerate(summary.files) if f.comm_rank and f.comm_rank[1] == n}
+
+
+def _with_file_rank(o: SOrigin, file_rank: dict[int, int]) -> SOrigin:
+    """``o`` with its file's rank when the line stated none."""
+    if o.file not in file_rank or o.origin.get("rank") is not None:
+        return o
+    return o.model_copy(update={"origin": {**o.origin, "rank": file_rank[o.file]}})
 
 
 def _first_line(it: Item | None, payload: dict) -> tuple[int, int] | None:

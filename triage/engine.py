@@ -62,6 +62,10 @@ KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-e
 # it survived: not the start of a run)
 _START = re.compile(r"^(?:vLLM API server version \S+|Initializing an? (?:V1 )?LLM engine \(v)", re.ASCII)
 _MASK = re.compile(r"\d+")
+#: The compat extractor of ``rankSize`` (the world size) whose lines also state the process's rank in
+#: that communicator: HCCL's ``[HcclCommInitRootInfo] rank[3] rankSize[16]``, MindIE's ``rank:1, rankSize:4``.
+COMM_RANK_EXTRACTOR = "hccl.rank-size"
+_COMM_RANK = re.compile(r"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\s*[\[:=]\s*(\d{1,6})")
 #: Occurrences of a rule on one origin whose time is looked for when the first one had none.
 TIME_TRIES = 8
 
@@ -120,6 +124,10 @@ class _Read:
         self.first_start: int | None = None
         self.started = False  # a start-up line was seen in this read
         self.failed = False  # an error-level finding since the last start-up line (or the start)
+        #: [rank, size] of this file's HCCL communicator initialisation lines, None when none was seen
+        #: or when they disagree on the rank (several processes in one file)
+        self.comm_rank: list[int] | None = None
+        self.comm_conflict = False
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
 
@@ -150,6 +158,7 @@ class _Read:
             triage_version=_triage_version(), rules_digest=analysis.rules.digest,
             compat_digest=analysis.knowledge.digest, host=analysis.host,
             files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
+                         comm_rank=None if self.comm_conflict else self.comm_rank,
                          restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
             hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
             notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),
@@ -193,6 +202,9 @@ class Analysis:
         self._fact_patterns: list[tuple[str, bool]] = []
         self._fact_limits: dict[int, int] = {}
         self._unexplained_seen: set[tuple[str, str]] = set()
+        #: the extractor whose lines state a process's rank in its HCCL communicator (``rank[3] rankSize[16]``)
+        self._comm_extractor = next((k for k, ex in enumerate(self.knowledge.extractors)
+                                     if ex.id == COMM_RANK_EXTRACTOR), None)
         base = len(self._rules) + len(DETECTORS)
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
@@ -315,6 +327,8 @@ class Analysis:
                         detectors.append(DETECTORS[d][0])
                     continue
                 k, is_after = self._fact_targets[d - len(DETECTORS)]
+                if k == self._comm_extractor and not read.comm_conflict:
+                    self._comm_rank(read, raw)
                 if not self._fact_has_after[k]:
                     read.facts.queue(k, 0, file, line_no, raw)
                     continue
@@ -369,6 +383,18 @@ class Analysis:
             if view is None:
                 view = LineView(decode_line(raw))
             self._detect(read, file, line_no, view, detectors)
+
+    @staticmethod
+    def _comm_rank(read: _Read, raw: bytes) -> None:
+        """Note the rank a communicator initialisation line states for this file's process."""
+        m = _COMM_RANK.search(decode_line(raw))
+        if m is None or origin_of_line(decode_line(raw)).rank is not None:
+            return
+        got = [int(m.group(1)), int(m.group(2))]
+        if read.comm_rank is None:
+            read.comm_rank = got
+        elif read.comm_rank[0] != got[0] and read.comm_rank[1] == got[1]:
+            read.comm_conflict = True  # two processes' lines in one file: no file-wide rank
 
     def _start(self, read: _Read, line_no: int, view: LineView) -> None:
         """A service start-up line: after an error-level finding it starts a new attempt."""

@@ -161,6 +161,10 @@ class SFile(_M):
     """The first start-up line of this piece when it did not count as a restart here (no failure
     seen before it in this piece): the merge decides with the previous piece of the file."""
     failed_tail: bool = False
+    comm_rank: list[int] | None = None
+    """[rank, size] that this file's HCCL communicator initialisation lines state for its process
+    (a plog file is one process), when they agree and the lines carry no global rank of their own: the
+    diagnosis takes the rank as the global rank of the file's lines when the size is the world size."""
     """Whether an error-level finding came after this piece's last start-up line (or anywhere in it
     when it has none): a start-up at the head of the next piece is then a restart."""
 
@@ -282,6 +286,8 @@ def merge(summaries: list[Summary]) -> Summary:
                 any_start = f.first_start is not None or bool(f.restarts)
                 out.files[-1] = prev.model_copy(update={
                     "lines": prev.lines + f.lines, "restarts": restarts[-MAX_KEPT:],
+                    "comm_rank": (prev.comm_rank if f.comm_rank is None or prev.comm_rank == f.comm_rank
+                                  else None if prev.comm_rank is not None else f.comm_rank),
                     "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
             else:
                 fmap.append(len(out.files))

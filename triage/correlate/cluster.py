@@ -88,7 +88,10 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
             for r in missing_agents(o.first_text):
                 if r not in suspects and len(suspects) < MAX_SUSPECTS:
                     suspects[r] = Suspect(rank=r, why=f"never joined the communicator ({it.id})")
-            if it.peer_symptom and o.peer is not None and o.peer not in suspects and len(suspects) < MAX_SUSPECTS:
+            # a wait already explained by a failure elsewhere (the first failure) names no suspect: in a
+            # ring every rank waits for its neighbour, healthy or not
+            if (it.peer_symptom and o.peer is not None and o.peer not in suspects and len(suspects) < MAX_SUSPECTS
+                    and o.key() not in it.explained):
                 peer_failed = any(c.origins and any(co.origin.get("rank") == o.peer for co in c.origins)
                                   for c in causes)
                 if not peer_failed:

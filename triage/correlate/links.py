@@ -68,11 +68,14 @@ def line_time(t: STime | None) -> LineTime | None:
 
 
 def compatible(cause: SOrigin, symptom: SOrigin) -> bool:
-    """Whether ``cause`` and ``symptom`` are the same origin for suppression: the same rank (and
-    node where both are known), or the same file when either states no rank."""
+    """Whether ``cause`` and ``symptom`` are the same origin for suppression: the same rank on the
+    same node (in another file only where a node is known: rank 0 of two unrelated services read
+    together is two ranks), or the same file when either states no rank."""
     cr, sr = cause.origin.get("rank"), symptom.origin.get("rank")
     if cr is not None and sr is not None:
         cn, sn = cause.origin.get("node"), symptom.origin.get("node")
+        if cn is None and sn is None:
+            return cr == sr and cause.file == symptom.file
         return cr == sr and (cn is None or sn is None or cn == sn)
     return cause.file == symptom.file
 
@@ -117,7 +120,7 @@ def explain(items: list[Item], clock: Clock) -> None:
                 if listed and (cause.is_global or any(compatible(c, o) for c in cause.origins)):
                     target.explained[k] = cause.id
                 elif (target.peer_symptom and peer_cause and o.origin.get("rank") is not None
-                      and any(c.origin.get("rank") is not None and not compatible(c, o) and _not_after(clock, c, o)
+                      and any(c.origin.get("rank") not in (None, o.origin["rank"]) and _not_after(clock, c, o)
                               for c in cause.origins)):
                     target.explained[k] = cause.id
                 elif target.tier == 2 and peer_cause and any(in_block(c, o) for c in cause.origins):
@@ -149,7 +152,7 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
     """Group origins into incidents: (the origins, the items with occurrences there), in the order
     of the best-ranked item of each (``items`` in final rank order).
 
-    Joined: the origins of one file; one rank (on one node) across files; a symptom and the cause on
+    Joined: the origins of one file; one rank on one named node across files; a symptom and the cause on
     another rank that explains it; a waiting rank and the peer it names; the ranks that all timed
     out with no cause found; and the ranks that failed with the same specific error (one cause on
     every rank is one incident, not one per rank). Origins whose lines state no rank are never
@@ -170,11 +173,13 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
             else:
                 by_file[o.file] = k
             rk = o.rank_key()
-            if rk is not None:
+            # one rank across files only on a known node: rank 0 of two unrelated services is two ranks
+            if rk is not None and rk[0] is not None:
                 if rk in by_rank:
                     u.join(by_rank[rk], k)
                 else:
                     by_rank[rk] = k
+            if rk is not None:
                 ranks.setdefault(rk[1], []).append(k)
     by_id = {it.id: it for it in items}
     waiting: list[tuple] = []
@@ -191,7 +196,7 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
                 same = [co for co in c.origins if compatible(co, o)]
                 for co in same or c.origins:
                     u.join(k, co.key())
-            if o.peer is not None:
+            if it.peer_symptom and o.peer is not None:  # a wait joins the rank it waited for
                 for pk in ranks.get(o.peer, []):
                     u.join(k, pk)
             if it.peer_symptom and cause is None and o.origin.get("rank") is not None:
