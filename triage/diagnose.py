@@ -219,7 +219,8 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         if rule is None:  # a summary made with other rules (reported by merge)
             continue
         items.append(Item(id=rule.id, rule=rule.rule, pack=rule.pack, tier=tier_of(rule.rule), position=h.first,
-                          origins=[_with_file_rank(o, file_rank) for o in h.origins], suppresses=frozenset(rule.rule.suppresses),
+                          origins=[_with_file_rank(o, file_rank) for o in h.origins],
+                          suppresses=frozenset(rule.rule.suppresses),
                           peer_symptom=bool(getattr(rule.rule, "peer_symptom", False))))
         payload[rule.id] = (rule, h)
     for item, data in _check_items(summary, rules, knowledge, facts, files, notices):
