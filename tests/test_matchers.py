@@ -149,3 +149,17 @@ rules:
         f = next(f for f in analysis.report().findings if f.rule_id == "test.zh-link-down")
         got[name] = (f.count, f.first_line, f.last_line, f.captures)
     assert got[matcher] == got["reference"] == (3, 2, 4, {"what": "链路断开", "dev": "3"})
+
+
+def test_wide_bounded_repeats_are_unbounded_in_the_prefilter():
+    import re as _re
+
+    from triage.matching.base import _relax_repeats
+
+    rx = r"(?P<msg>sizes [^\n]{1,400}? do not contain[{]{0,100} \{1,200\} .{0,80}x{2,3})"
+    relaxed = _relax_repeats(rx)
+    assert relaxed == r"(?P<msg>sizes [^\n]+? do not contain[{]* \{1,200\} .*x{2,3})"
+    line = "sizes " + "a" * 500 + " do not contain {1,200} " + "b" * 100 + "xx"
+    # a superset: it matches where the rule's regex does, and where the bound alone excluded
+    assert _re.search(relaxed, line) and not _re.search(rx, line)
+    assert _re.search(relaxed, "sizes 4 do not contain {{ {1,200} qxx")

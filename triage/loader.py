@@ -194,7 +194,7 @@ def _validate(texts: list[tuple[str, Path, str | None]], problems: list[RuleProb
             loaded[rid] = item
     for item in loaded.values():
         problems.extend(check_rule(item, tables))
-        found = check_completeness(item)
+        found = check_completeness(item, builtin=item.pack == BUILTIN_PACK)
         if item.pack == BUILTIN_PACK:
             problems.extend(found)
         elif lint_warnings is not None:
@@ -314,10 +314,11 @@ def check_code_table(table: CodeTable, doc: YamlDocument, file: str) -> list[Rul
     return out
 
 
-def check_completeness(item: LoadedRule) -> list[RuleProblem]:
+def check_completeness(item: LoadedRule, builtin: bool = True) -> list[RuleProblem]:
     """What a built-in rule must have and a user pack's may lack: references, near misses,
     confidence, Chinese text (see :data:`BUILTIN_REQUIRED`), and not being a draft. The loader
-    raises these for the built-in base and keeps them as warnings for user packs."""
+    raises these for the built-in base and keeps them as warnings for user packs; a pack's rule
+    is not warned about ``confidence`` (it counts as confirmed: its author vouches) nor ``zh``."""
     rule, doc, base = item.rule, item.doc, item.path
     out = []
 
@@ -330,9 +331,9 @@ def check_completeness(item: LoadedRule) -> list[RuleProblem]:
         add(("references",), "no references: cite the report, thread or source file the rule rests on")
     if "examples.no_match" in BUILTIN_REQUIRED and not rule.examples.no_match:
         add(("examples",), "no `no_match` examples: add a near miss the rule must not match")
-    if "confidence" in BUILTIN_REQUIRED and rule.confidence is None:
+    if builtin and "confidence" in BUILTIN_REQUIRED and rule.confidence is None:
         add(("id",), "no `confidence` (confirmed, likely or hypothesis)")
-    if "zh" in BUILTIN_REQUIRED and rule.zh is None:
+    if builtin and "zh" in BUILTIN_REQUIRED and rule.zh is None:
         add(("id",), "no Chinese text (`zh`: title, cause, fix)")
     return out
 

@@ -239,15 +239,61 @@ def _translate(rules: Sequence[CompiledRule], extra: Sequence[tuple[str, bool]])
                 continue
             for cond in pred.prefilter_conditions():
                 spec = cond.spec
-                regex = _trim_tail(_unanchor(spec.regex)) if spec.regex is not None else re.escape(spec.contains or "")
+                regex = (_relax_repeats(_trim_tail(_unanchor(spec.regex))) if spec.regex is not None
+                         else re.escape(spec.contains or ""))
                 out.append(PrefilterPattern(rule.index, regex, spec.ignore_case))
     base = len(rules)
     for k, (_, regex) in enumerate(DETECTORS):
         out.append(PrefilterPattern(base + k, regex, False))
     base += len(DETECTORS)
     for i, (regex, ignore_case) in enumerate(extra):
-        out.append(PrefilterPattern(base + i, _trim_head(_trim_tail(_unanchor(regex))), ignore_case))
+        out.append(PrefilterPattern(base + i, _relax_repeats(_trim_head(_trim_tail(_unanchor(regex)))), ignore_case))
     return out
+
+
+#: Bounded repeats wider than this become unbounded in the prefilter (``[^\n]{0,240}?`` -> ``[^\n]*?``).
+MAX_PREFILTER_REPEAT = 24
+_REPEAT = re.compile(r"\{(\d*),(\d+)\}")
+
+
+def _relax_repeats(regex: str) -> str:
+    """``regex`` with every wide bounded repeat ``{m,n}`` (n > :data:`MAX_PREFILTER_REPEAT`)
+    made unbounded: ``*`` when m is 0, else ``+``. The result matches wherever ``regex`` does (a
+    superset, which is all a prefilter needs: the rule's own regex confirms), and Hyperscan compiles
+    an unbounded repeat in a fraction of the time a wide bounded one takes (one pattern with
+    ``{1,400}?`` before a literal took 40 s). Escapes and character classes are skipped."""
+    out: list[str] = []
+    i, n = 0, len(regex)
+    in_class = False
+    while i < n:
+        c = regex[i]
+        if c == "\\":
+            out.append(regex[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            i += 1
+            if i < n and regex[i] == "^":
+                out.append("^")
+                i += 1
+            if i < n and regex[i] == "]":  # a literal ] first in the class
+                out.append("]")
+                i += 1
+            continue
+        elif c == "{":
+            m = _REPEAT.match(regex, i)
+            if m and int(m.group(2)) > MAX_PREFILTER_REPEAT:
+                out.append("+" if m.group(1) not in ("", "0") else "*")
+                i = m.end()
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def line_around(data: bytes | bytearray, sep: bytes, offset: int, limit: int | None = None) -> tuple[int, int]:
