@@ -124,3 +124,15 @@ def test_explain_of_a_bare_wrapper_lists_no_unexplained_line():
     report = explain("EI9999: Inner Error!\n")
     assert report.root_cause.rule_id == "generic.ez9999-inner-error"
     assert report.unrecognised == []
+
+
+def test_node_folders_named_one_by_one_are_the_nodes(tmp_path, builtin_rules):
+    from benchmarks.bundlegen import make_bundle
+
+    truth = make_bundle(tmp_path / "b", rules=builtin_rules, nodes=3, ranks_per_node=2, lines_per_rank=200)
+    whole = analyze([tmp_path / "b"])
+    one_by_one = analyze(sorted((tmp_path / "b").glob("node-*")))
+    assert one_by_one.cluster.nodes == whole.cluster.nodes == [f"node-{k}" for k in range(3)]
+    assert one_by_one.cluster.first_failure.node == truth.first_node
+    # two folders with the same name, or Ascend log folders, name no node
+    assert analyze([tmp_path / "b" / "node-0"]).cluster.nodes == []

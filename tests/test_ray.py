@@ -54,6 +54,9 @@ def test_analyze_on_ray_is_the_local_report(ray_session, bundle):
     assert on_ray.model_dump(exclude={"matcher"}) == local.model_dump(exclude={"matcher"})
     assert on_ray.root_cause.rule_id == truth.cause
     assert on_ray.lines_read == truth.lines
+    # the node folders named one by one are the nodes, on Ray as locally
+    assert (on_ray.cluster.first_failure.rank, on_ray.cluster.first_failure.node) == (truth.first_rank,
+                                                                                      truth.first_node)
 
 
 def test_cli_ray_is_the_local_report(ray_session, bundle):

@@ -75,6 +75,9 @@ def ray_summaries(paths: Sequence[str], *, rules: Sequence[str | Path] | None = 
     task = ray.remote(_summarize_task)
     nodes = {n["NodeManagerAddress"]: n["NodeID"] for n in ray.nodes() if n.get("Alive")}
     refs = []
+    from triage.correlate.bundle import named_nodes
+
+    named = named_nodes([split_pinned(raw)[1] for raw in paths]) if node_level is None else {}
     for raw in paths:
         ip, path = split_pinned(raw)
         options = {}
@@ -85,7 +88,7 @@ def ray_summaries(paths: Sequence[str], *, rules: Sequence[str | Path] | None = 
 
             options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=nodes[ip], soft=False)
         refs.append(task.options(**options).remote(path, [str(p) for p in rules or []], list(disable or []),
-                                                   node_level, as_text, ip))
+                                                   node_level, as_text, ip or named.get(path)))
     return list(ray.get(refs))
 
 

@@ -95,14 +95,16 @@ def expand(paths: list[str], errors: list[tuple[str, InputError]] | None = None,
     """Expand directories (every file below, sorted) and archives (every member) into sources.
 
     A file below a named directory gets the node its folder layout names (see
-    :func:`triage.correlate.bundle.nodes_below`; ``node_level`` N takes the N-th folder level).
+    :func:`triage.correlate.bundle.nodes_below`; ``node_level`` N takes the N-th folder level), or
+    the directory's own name when several node folders are named (:func:`~triage.correlate.bundle.named_nodes`).
     Raises :class:`~triage.errors.InputError` for a path that does not exist or an archive that
     cannot be listed; when ``errors`` is a list, ``(path, error)`` is appended to it instead and
     the path skipped, so that the other paths are still read.
     """
-    from triage.correlate.bundle import nodes_below
+    from triage.correlate.bundle import named_nodes, nodes_below
 
     out: list[Source] = []
+    named = named_nodes(paths) if node_level is None else {}
     for raw in paths:
         try:
             if raw == "-":
@@ -114,7 +116,7 @@ def expand(paths: list[str], errors: list[tuple[str, InputError]] | None = None,
                 nodes = nodes_below(p, files, node_level)
                 for f in files:
                     try:
-                        node = nodes.get(f)
+                        node = nodes.get(f) or named.get(raw)
                         out.extend(s if node is None else replace(s, node=node)
                                    for s in _file_sources(str(f), named=False))
                     except InputError as exc:
