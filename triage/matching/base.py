@@ -111,6 +111,30 @@ def _trim_tail(pattern: str) -> str:
         pattern = trimmed
 
 
+def _syntax(pattern: str, end: int | None = None) -> Iterator[int]:
+    """Offsets of the characters of ``pattern[:end]`` that are regex syntax: outside character
+    classes and escapes (a class's opening ``[`` is yielded, its body is not)."""
+    i, n = 0, len(pattern) if end is None else end
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        else:
+            yield i
+            if c == "[":
+                in_class = True
+                if pattern.startswith("^", i + 1):
+                    i += 1
+                if pattern.startswith("]", i + 1):  # `[]...]`: a literal `]` first
+                    i += 1
+        i += 1
+
+
 def _trim_in_last_group(pattern: str) -> str | None:
     """``pattern`` with the group that ends it trimmed, or None: an optional group (``(...)?``,
     ``(...)*``) dropped, else the trailing piece inside the group trimmed. Only plain,
@@ -124,22 +148,9 @@ def _trim_in_last_group(pattern: str) -> str | None:
         return None
     opens: list[int] = []
     start = None
-    i, in_class = 0, False
-    while i <= close:
+    for i in _syntax(pattern, close + 1):
         c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            if c == "]":
-                in_class = False
-        elif c == "[":
-            in_class = True
-            if pattern.startswith("^", i + 1):
-                i += 1
-            if pattern.startswith("]", i + 1):  # `[]...]`: a literal `]` first
-                i += 1
-        elif c == "(":
+        if c == "(":
             opens.append(i)
         elif c == ")":
             if not opens:
@@ -147,8 +158,7 @@ def _trim_in_last_group(pattern: str) -> str | None:
             start = opens.pop()
             if i != close:
                 start = None
-        i += 1
-    if start is None or in_class or i != close + 1:
+    if start is None:  # the closing parenthesis is escaped or inside a class
         return None
     named = re.match(r"\(\?P<\w+>", pattern[start:])
     if named:
@@ -263,36 +273,13 @@ def _relax_repeats(regex: str) -> str:
     an unbounded repeat in a fraction of the time a wide bounded one takes (one pattern with
     ``{1,400}?`` before a literal took 40 s). Escapes and character classes are skipped."""
     out: list[str] = []
-    i, n = 0, len(regex)
-    in_class = False
-    while i < n:
-        c = regex[i]
-        if c == "\\":
-            out.append(regex[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            if c == "]":
-                in_class = False
-        elif c == "[":
-            in_class = True
-            out.append(c)
-            i += 1
-            if i < n and regex[i] == "^":
-                out.append("^")
-                i += 1
-            if i < n and regex[i] == "]":  # a literal ] first in the class
-                out.append("]")
-                i += 1
-            continue
-        elif c == "{":
-            m = _REPEAT.match(regex, i)
-            if m and int(m.group(2)) > MAX_PREFILTER_REPEAT:
-                out.append("+" if m.group(1) not in ("", "0") else "*")
-                i = m.end()
-                continue
-        out.append(c)
-        i += 1
+    pos = 0
+    for i in _syntax(regex):
+        m = _REPEAT.match(regex, i) if regex[i] == "{" else None
+        if m and int(m.group(2)) > MAX_PREFILTER_REPEAT:
+            out += [regex[pos:i], "+" if m.group(1) not in ("", "0") else "*"]
+            pos = m.end()
+    out.append(regex[pos:])
     return "".join(out)
 
 
