@@ -387,8 +387,9 @@ class Analysis:
     @staticmethod
     def _comm_rank(read: _Read, raw: bytes) -> None:
         """Note the rank a communicator initialisation line states for this file's process."""
-        m = _COMM_RANK.search(decode_line(raw))
-        if m is None or origin_of_line(decode_line(raw)).rank is not None:
+        line = decode_line(raw)
+        m = _COMM_RANK.search(line)
+        if m is None or origin_of_line(line).rank is not None:
             return
         got = [int(m.group(1)), int(m.group(2))]
         if read.comm_rank is None:
