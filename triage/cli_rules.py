@@ -344,7 +344,6 @@ def suggest_cmd(
     from triage.engine import Analysis
     from triage.report import Origin, Unrecognised
     from triage.suggest import suggest
-    from triage.unexplained import says_something
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", prefix):
         raise _fail(f"--prefix: `{prefix}` is not a rule-id part (lowercase letters, digits, - and _)", 2)
@@ -361,8 +360,7 @@ def suggest_cmd(
     files = [f.name for f in summary.files]
     lines = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
                           origin=Origin(**u.origin) if u.origin else Origin())
-             for u in sorted(summary.unrecognised, key=lambda u: (u.file, u.line))
-             if says_something(u)]  # a bare wrapper (``EI9999: Inner Error!``) is a generic rule's line
+             for u in sorted(summary.unrecognised, key=lambda u: (u.file, u.line))]
     for problem in [*problems, *summary.input_errors]:
         console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                    markup=False)

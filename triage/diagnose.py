@@ -35,7 +35,7 @@ from triage.report import (
 )
 from triage.schema import SEVERITIES
 from triage.summary import SEvidence, SFact, SHits, SOrigin, Summary, SUnrecognised
-from triage.unexplained import component_and_layer, pick, says_something, texts
+from triage.unexplained import component_and_layer, pick, texts
 
 MAX_UNRECOGNISED_SHOWN = 10
 
@@ -272,10 +272,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     if root is None or root.generic or root.rule_id.startswith("unexplained."):
         from triage.engine import KIND_RANK
 
-        # a bare wrapper line (``EI9999: Inner Error!``) is already shown by its generic finding
-        wrapper_lines = {(o.file, o.first_line) for it in ranked if it.tier == GENERIC for o in it.origins}
-        listed = [u for u in summary.unrecognised if says_something(u) or (u.file, u.line) not in wrapper_lines]
-        picked = sorted(listed, key=lambda u: (KIND_RANK[u.kind], u.file, u.line))
+        picked = sorted(summary.unrecognised, key=lambda u: (KIND_RANK[u.kind], u.file, u.line))
         unrecognised = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
                                      origin=Origin(**u.origin) if u.origin else Origin())
                         for u in sorted(picked[:MAX_UNRECOGNISED_SHOWN], key=lambda u: (u.file, u.line))]

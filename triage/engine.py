@@ -288,7 +288,7 @@ class Analysis:
         name = summary.files[0].name if summary.files else None
         for u in summary.unrecognised:
             key = (u.kind, u.key)
-            if key not in self._unexplained_seen and says_something(u):
+            if key not in self._unexplained_seen:
                 self._unexplained_seen.add(key)
                 self.on_unexplained(summary.files[u.file].name if u.file < len(summary.files) else name, u)
 
@@ -382,7 +382,7 @@ class Analysis:
         if detectors and all(h[0].rule.generic for h in hits):
             if view is None:
                 view = LineView(decode_line(raw))
-            self._detect(read, file, line_no, view, detectors)
+            self._detect(read, file, line_no, view, detectors, wrapped=bool(hits))
 
     @staticmethod
     def _comm_rank(read: _Read, raw: bytes) -> None:
@@ -449,7 +449,11 @@ class Analysis:
 
             yield live_finding(self, rule, state, file)
 
-    def _detect(self, read: _Read, file: str | None, line_no: int, view: LineView, kinds: list[str]) -> None:
+    def _detect(self, read: _Read, file: str | None, line_no: int, view: LineView, kinds: list[str],
+                wrapped: bool = False) -> None:
+        """Record the line as unexplained (its first detector kind). A line a generic rule matched
+        (``wrapped``) is kept only when it states a message of its own: a bare wrapper such as
+        ``EI9999: Inner Error!`` is shown by its generic finding, never listed, announced or drafted."""
         for kind in sorted(kinds, key=KIND_RANK.__getitem__):
             if _DETECTOR_CONFIRM[kind].search(view.line):
                 key = (kind, _MASK.sub("N", view.line)[:300])
@@ -460,9 +464,10 @@ class Analysis:
                         read.clock.see(when)
                     u = SUnrecognised(file=0, line=line_no, text=view.raw, kind=kind, key=key[1],
                                       origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when))
+                    if wrapped and not says_something(u):
+                        return
                     read.unrecognised[key] = u
-                    if (self.on_unexplained is not None and key not in self._unexplained_seen
-                            and says_something(u)):  # a bare wrapper line is announced as its finding
+                    if self.on_unexplained is not None and key not in self._unexplained_seen:
                         self._unexplained_seen.add(key)
                         self.on_unexplained(file, u)
                 return
