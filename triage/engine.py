@@ -65,7 +65,12 @@ _MASK = re.compile(r"\d+")
 #: The compat extractor of ``rankSize`` (the world size) whose lines also state the process's rank in
 #: that communicator: HCCL's ``[HcclCommInitRootInfo] rank[3] rankSize[16]``, MindIE's ``rank:1, rankSize:4``.
 COMM_RANK_EXTRACTOR = "hccl.rank-size"
-_COMM_RANK = re.compile(r"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\s*[\[:=]\s*(\d{1,6})")
+_COMM_RANK_BYTES = re.compile(rb"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\s*[\[:=]\s*(\d{1,6})")
+#: Confirmations remembered per analysis (the memo is emptied when full), and the longest line
+#: remembered (characters).
+MEMO_SIZE = 8192
+MEMO_LINE = 2000
+_UNSEEN = object()
 #: Occurrences of a rule on one origin whose time is looked for when the first one had none.
 TIME_TRIES = 8
 
@@ -202,6 +207,10 @@ class Analysis:
         self._fact_patterns: list[tuple[str, bool]] = []
         self._fact_limits: dict[int, int] = {}
         self._unexplained_seen: set[tuple[str, str]] = set()
+        #: (rule index, anchor 0 / follower 1, normalized line) -> captures or None (see _test)
+        self._memo: dict[tuple[int, int, str], dict[str, str] | None] = {}
+        self._raw_scoped = [any(c.spec.scope == "raw" for pred in (r.anchor, r.follower) if pred is not None
+                                for c in pred.any + pred.all + pred.none) for r in self._rules]
         #: the extractor whose lines state a process's rank in its HCCL communicator (``rank[3] rankSize[16]``)
         self._comm_extractor = next((k for k, ex in enumerate(self.knowledge.extractors)
                                      if ex.id == COMM_RANK_EXTRACTOR), None)
@@ -345,9 +354,9 @@ class Analysis:
             rule = self._rules[t]
             window = pending.get(t) if rule.follower is not None else None
             try:
-                caps = rule.anchor.test(view)
+                caps = self._test(t, 0, rule.anchor, view)
                 # the follower is tested only while an anchor waits for it (hot path)
-                fcaps = rule.follower.test(view) if window else None
+                fcaps = self._test(t, 1, rule.follower, view) if window else None
             except MatchTimeout as exc:
                 if len(read.notices) < MAX_KEPT:
                     read.notices.append(f"{file or '-'}:{line_no}: rule {rule.id} {exc} (the line is treated "
@@ -384,14 +393,33 @@ class Analysis:
                 view = LineView(decode_line(raw))
             self._detect(read, file, line_no, view, detectors, wrapped=bool(hits))
 
+    def _test(self, t: int, part: int, predicate, view: LineView) -> dict[str, str] | None:
+        """``predicate.test(view)``, remembered for the normalized line: a crash-looping pod prints
+        the same traceback after every restart, behind new times and pids that normalization drops.
+        Rules whose conditions read the raw line (``scope: raw``) are always tested."""
+        line = view.line
+        if len(line) > MEMO_LINE or self._raw_scoped[t]:
+            return predicate.test(view)
+        key = (t, part, line)
+        got = self._memo.get(key, _UNSEEN)
+        if got is _UNSEEN:
+            got = predicate.test(view)  # MatchTimeout propagates and is not remembered
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            self._memo[key] = got
+        return None if got is None else dict(got)
+
     @staticmethod
     def _comm_rank(read: _Read, raw: bytes) -> None:
         """Note the rank a communicator initialisation line states for this file's process."""
-        line = decode_line(raw)
-        m = _COMM_RANK.search(line)
-        if m is None or origin_of_line(line).rank is not None:
+        m = _COMM_RANK_BYTES.search(raw)  # ASCII digits and words: the bytes say the same as the text
+        if m is None:
             return
         got = [int(m.group(1)), int(m.group(2))]
+        if got == read.comm_rank:
+            return  # the same process's rank again (a plog repeats it for every communicator)
+        if origin_of_line(decode_line(raw)).rank is not None:
+            return
         if read.comm_rank is None:
             read.comm_rank = got
         elif read.comm_rank[0] != got[0] and read.comm_rank[1] == got[1]:

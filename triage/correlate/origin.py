@@ -36,8 +36,13 @@ class Origin:
 
     def merged(self, other: Origin) -> Origin:
         """This origin with the fields it lacks taken from ``other`` (the line wins over its file)."""
-        return replace(self, **{f.name: getattr(other, f.name) for f in fields(self)
-                                if getattr(self, f.name) is None and getattr(other, f.name) is not None})
+        changes = {}
+        for name in _FIELDS:
+            if getattr(self, name) is None:
+                theirs = getattr(other, name)
+                if theirs is not None:
+                    changes[name] = theirs
+        return replace(self, **changes) if changes else self
 
     def as_dict(self) -> dict:
         """The JSON form: the six keys always, the group keys only when known."""
@@ -65,6 +70,7 @@ class Origin:
 
 
 EMPTY = Origin()
+_FIELDS = tuple(f.name for f in fields(Origin))
 
 _INT = r"(\d{1,6})"
 # torch.distributed's per-rank prefix: "[rank3]: ..." (possibly after a docker timestamp or pod tag)

@@ -56,6 +56,12 @@ class HyperscanMatcher:
         self.from_cache = False
         self._only_cached = only_cached
         self._by_literal = by_literal
+        #: patterns scanned by their literals: one expression per distinct literal (id ``_esc_id + 1 + g``
+        #: for group ``g`` of the pattern ids holding it), and the database of those patterns' regexes that
+        #: checks each line a literal flags (one line at a time: cheap next to the rule's confirmation)
+        self._lit_groups: list[tuple[int, ...]] = []
+        self._verify_db = None
+        self._unverified: set[int] = set()
         accepted = list(range(len(patterns)))
         try:
             self._db = self._load_or_compile(patterns, accepted, use_cache)
@@ -68,27 +74,50 @@ class HyperscanMatcher:
                     flags = re.MULTILINE | (re.IGNORECASE if p.ignore_case else 0)
                     self._slow.append((re.compile(p.regex.encode("utf-8"), flags), p.target))
             self._db = self._load_or_compile(patterns, accepted, use_cache)
+        by_lit = sorted({i for group in self._lit_groups for i in group})
+        if by_lit:
+            try:
+                self._verify_db = self._verifier(patterns, by_lit, use_cache)
+            except hs.error:  # a regex Hyperscan refuses: its literals' hits stay unverified
+                self._unverified = {i for i in by_lit if not _compiles(patterns[i])}
+                kept = [i for i in by_lit if i not in self._unverified]
+                self._verify_db = self._verifier(patterns, kept, use_cache) if kept else None
+
+    def _verifier(self, patterns: Sequence[PrefilterPattern], ids: list[int], use_cache: bool):
+        return self._load_or_compile_db([patterns[i].regex.encode("utf-8") for i in ids], ids,
+                                        [_flags(patterns[i]) | hs.HS_FLAG_SINGLEMATCH for i in ids], use_cache)
 
     # -- database -----------------------------------------------------------------------------
     def _load_or_compile(self, patterns: Sequence[PrefilterPattern], accepted: list[int], use_cache: bool):
         exprs, ids, flags = [], [], []
+        groups: dict[str, list[int]] = {}
         for i in accepted:
             p = patterns[i]
             if self._by_literal and p.literals and min(map(len, p.literals)) >= MIN_LITERAL_SCAN:
-                # its required literals, one of which every match holds (a superset: the rule's
-                # regex confirms): literals are what Hyperscan scans fastest, and 1,800 patterns
-                # of regexes with weak literals scanned at ~100 MB/s
+                # its required literals, one of which every match holds (a superset: the regex is
+                # checked on the flagged line): literals are what Hyperscan scans fastest, and 1,800
+                # patterns of regexes with weak literals scanned at ~100 MB/s
                 for lit in p.literals:
-                    exprs.append(_literal_expr(lit))
-                    ids.append(i)
-                    flags.append(_flags(p) | hs.HS_FLAG_CASELESS)
+                    groups.setdefault(lit, []).append(i)
             else:
                 exprs.append(p.regex.encode("utf-8"))
                 ids.append(i)
                 flags.append(_flags(p))
+        # one expression per distinct literal: twenty patterns sharing one (a rule's numeric ranges
+        # spelled as alternatives) would otherwise report twenty hits on every line holding it
+        self._lit_groups = [tuple(g) for g in groups.values()]
+        base = hs.HS_FLAG_MULTILINE | hs.HS_FLAG_UTF8 | hs.HS_FLAG_CASELESS
+        for g, lit in enumerate(groups):
+            exprs.append(_literal_expr(lit))
+            ids.append(self._esc_id + 1 + g)
+            flags.append(base)
         exprs.append(re.escape(_ESC))
         ids.append(self._esc_id)
         flags.append(0)
+        return self._load_or_compile_db(exprs, ids, flags, use_cache)
+
+    def _load_or_compile_db(self, exprs: list[bytes], ids: list[int], flags: list[int], use_cache: bool):
+        """The block-mode database of ``exprs``, from the cache when one fits, else compiled (and cached)."""
         key = hashlib.sha256(repr((exprs, ids, flags, _hs_version(), _platform_tag())).encode()).hexdigest()[:24]
         path = cache_dir() / f"hs-{key}.db"
         if use_cache and path.is_file():
@@ -107,7 +136,7 @@ class HyperscanMatcher:
         start = time.perf_counter()
         db = hs.Database(mode=hs.HS_MODE_BLOCK)
         db.compile(expressions=exprs, ids=ids, elements=len(exprs), flags=flags)
-        self.compile_seconds = time.perf_counter() - start
+        self.compile_seconds += time.perf_counter() - start
         if use_cache:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,6 +164,8 @@ class HyperscanMatcher:
             for start in line_hits(rx, bytes(view), block.sep):
                 hits.append((start + 1, -1 - target))
         hits.sort()
+        if self._lit_groups:
+            hits = self._verify(hits, data, len(view), block.sep)
         if self._limited:
             hits = self._thin(hits, data, block.sep)
         # a hit ends at `to`: its last byte, `to - 1`, is on the line it belongs to
@@ -144,6 +175,37 @@ class HyperscanMatcher:
             for pid in pids:
                 self._add_target(pid, targets)
             yield from self._emit(data, block.sep, start, end, line_no, targets)
+
+    def _verify(self, hits: list[tuple[int, int]], data, limit: int, sep: bytes) -> list[tuple[int, int]]:
+        """Replace each literal hit by the hits of the patterns holding that literal whose regex
+        matches the line; other hits pass.
+
+        A line with ANSI escapes keeps every pattern of the literal (it is rescanned without them)."""
+        first = self._esc_id + 1
+        groups = self._lit_groups
+        unverified = self._unverified
+        db = self._verify_db
+        out: list[tuple[int, int]] = []
+        found_on: dict[int, set[int] | None] = {}  # line start -> ids whose regex matches it (None: all)
+        for to, pid in hits:
+            if pid < first:
+                out.append((to, pid))
+                continue
+            start = data.rfind(sep, 0, to - 1 if to else 0) + 1  # the hit's last byte is on its line
+            if start not in found_on:
+                end = data.find(sep, start, limit)
+                line = data[start:end if end >= 0 else limit]
+                if db is None or _ESC in line:
+                    found_on[start] = None
+                else:
+                    found: set[int] = set()
+                    db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c, add=found.add: add(i))
+                    found_on[start] = found
+            ok = found_on[start]
+            for i in groups[pid - first]:
+                if ok is None or i in ok or i in unverified:
+                    out.append((to, i))
+        return out
 
     def _thin(self, hits: list[tuple[int, int]], data, sep: bytes) -> list[tuple[int, int]]:
         """Keep only the hits on the last k lines of each limited pattern (a start-up line repeated
@@ -191,7 +253,8 @@ class HyperscanMatcher:
         found: set[int] = set()
         self._db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c: found.add(i))
         found.discard(self._esc_id)
-        out = {self._target_of[i] for i in found}
+        first = self._esc_id + 1  # a literal: all the patterns holding it (the rule's regex confirms)
+        out = {self._target_of[j] for i in found for j in ((i,) if i < first else self._lit_groups[i - first])}
         for rx, target in self._slow:
             if rx.search(line):
                 out.add(target)
