@@ -163,3 +163,100 @@ def test_wide_bounded_repeats_are_unbounded_in_the_prefilter():
     # a superset: it matches where the rule's regex does, and where the bound alone excluded
     assert _re.search(relaxed, line) and not _re.search(rx, line)
     assert _re.search(relaxed, "sizes 4 do not contain{{ {1,200} qxx")
+
+
+@pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
+def test_literal_scanned_patterns_reach_python_only_where_their_regex_matches():
+    from triage.matching.base import PrefilterPattern
+    from triage.matching.hyperscan_matcher import MIN_LITERAL_SCAN, HyperscanMatcher
+    from triage.reader import BlockReader
+
+    lit = "hcclcomminitrootinfo"
+    assert len(lit) >= MIN_LITERAL_SCAN
+    patterns = [
+        # failure form: the function name is a required literal, but INFO lines name it too
+        PrefilterPattern(0, r"errNo\[0x[0-9a-f]+\] ?HcclCommInitRootInfo", False, (lit,)),
+        # two more patterns sharing the literal: one Hyperscan expression, each checked on its own
+        PrefilterPattern(1, r"HcclCommInitRootInfo\] rank\[\d+\] rankSize\[16\]", False, (lit,)),
+        PrefilterPattern(2, r"HcclCommInitRootInfo\] rank\[\d+\] rankSize\[8\]", False, (lit,)),
+    ]
+    m = HyperscanMatcher(patterns, use_cache=False)
+    assert len(m._lit_groups) == 1 and m._lit_groups[0] == (0, 1, 2)
+    lines = [
+        "[INFO] HCCL(1,python):2025-06-01-10:00:01.172.304 [op_base.cc:1] [HcclCommInitRootInfo] rank[3] "
+        "rankSize[16] deviceLogicId[3] init success",
+        "plain line",
+        "[ERROR] HCCL(1,python):2025-06-01-10:00:02.000.000 [op_base.cc:9] errNo[0x0000000005000004] "
+        "HcclCommInitRootInfo failed",
+        "[INFO] HCCL(1,python):2025-06-01-10:00:03.000.000 [op_base.cc:1] [HcclCommInitRootInfo] rank[1] "
+        "rankSize[8] deviceLogicId[1] init success",
+        "HcclCommInitRootInfo named in passing",
+        "\x1b[31m[HcclCommInitRootInfo] colour\x1b[0m",  # escapes: the rescan without them decides
+    ]
+    data = ("\n".join(lines) + "\n").encode()
+    got = [(n, list(t)) for block in BlockReader(io.BytesIO(data)) for n, _raw, t in m.candidates(block)]
+    assert got == [(1, [1]), (3, [0]), (4, [2]), (6, [0, 1, 2])]
+
+
+@pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
+def test_thinning_keeps_the_last_lines_whose_regex_matches_not_those_with_the_literal_only():
+    from triage.matching.base import PrefilterPattern
+    from triage.matching.hyperscan_matcher import HyperscanMatcher
+    from triage.reader import BlockReader
+
+    p = PrefilterPattern(0, r"Available KV cache memory: \d+\.\d+ GiB", False, ("available kv cache memory: ",))
+    m = HyperscanMatcher([p], use_cache=False, limits={0: 2})
+    lines = [f"Available KV cache memory: {i}.5 GiB" for i in range(5)]
+    lines += ["Available KV cache memory: unknown"] * 3  # the literal, not the regex
+    data = ("\n".join(lines) + "\n").encode()
+    got = [n for block in BlockReader(io.BytesIO(data)) for n, _raw, _t in m.candidates(block)]
+    assert got == [4, 5]
+
+
+def test_remembered_confirmations_do_not_apply_to_raw_scoped_rules(tmp_path):
+    from tests.conftest import write_pack
+
+    pack = write_pack(tmp_path, """\
+rules:
+  - id: test.raw-worker-3
+    title: An OOM printed by worker 3 (its tag is on the raw line only)
+    layer: framework
+    component: test
+    severity: error
+    match:
+      all:
+        - regex: 'NPU out of memory\\. Tried to allocate'
+        - regex: '^\\(VllmWorker rank=3 '
+          scope: raw
+    cause: Worker 3 ran out of memory.
+    fix: [Lower gpu_memory_utilization.]
+    references: [https://example.invalid/raw]
+    examples:
+      match: ["(VllmWorker rank=3 pid=9) ERROR 06-01 10:00:00 [a.py:1] NPU out of memory. Tried to allocate 2 GiB"]
+      no_match: ["(VllmWorker rank=2 pid=9) ERROR 06-01 10:00:00 [a.py:1] NPU out of memory. Tried to allocate 2 GiB"]
+  - id: test.oom-any-worker
+    title: An OOM from any worker
+    layer: framework
+    component: test
+    severity: error
+    match:
+      any:
+        - regex: 'NPU out of memory\\. Tried to allocate (?P<size>\\d+ GiB)'
+    cause: A worker ran out of memory.
+    fix: [Lower gpu_memory_utilization.]
+    references: [https://example.invalid/any]
+    examples:
+      match: ["NPU out of memory. Tried to allocate 2 GiB"]
+      no_match: ["NPU memory fine"]
+""")
+    rules = load_rules([pack], builtin=False)
+    msg = "ERROR 06-01 10:00:00 [a.py:1] NPU out of memory. Tried to allocate 2 GiB"
+    # the same normalized line four times: worker 2, 3, 2, 3
+    data = "\n".join(f"(VllmWorker rank={r} pid={r}) {msg}" for r in (2, 3, 2, 3)).encode() + b"\n"
+    for name in ("reference", *FAST):
+        analysis = Analysis(rules, name)
+        list(analysis.feed(io.BytesIO(data)))
+        got = {f.rule_id: (f.count, f.first_line, f.last_line) for f in analysis.report().findings}
+        assert got["test.raw-worker-3"] == (2, 2, 4), name
+        assert got["test.oom-any-worker"][0] == 4, name
+        assert analysis._memo  # the any-worker rule's confirmations were remembered
