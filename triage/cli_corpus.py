@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import typer
-import yaml
 
 from triage.cli import Arg, RulesOpt, _fail, _load, app
 from triage.console import console
@@ -90,6 +89,8 @@ def add(
             "notes": f"Trimmed by `triage corpus add` from {len(lines)} to {len(trimmed)} lines (context {context})."}
     if url is None:
         del case["url"]
+    import yaml  # only for this command: `analyze` never loads PyYAML
+
     (folder / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, allow_unicode=True, width=110),
                                       encoding="utf-8")
     console(soft_wrap=True).print(
@@ -136,6 +137,8 @@ def bless(
             expect["facts"] = read
         meta = c.folder / "case.yaml"
         text = meta.read_text(encoding="utf-8")
+        import yaml  # only for this command: `analyze` never loads PyYAML
+
         block = yaml.safe_dump({"expect": expect}, sort_keys=False, width=110)
         new = re.sub(r"^expect:\n(?:[ \t].*\n?)*", block, text, count=1, flags=re.M)
         if new != text:

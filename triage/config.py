@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from triage.errors import RuleProblem, RulesInvalid
 
 
@@ -32,6 +30,8 @@ def load_config(start: Path) -> Config:
     for folder in [start, *start.parents]:
         candidate = folder / ".triage.yaml"
         if candidate.is_file():
+            import yaml
+
             try:
                 data = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
             except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:

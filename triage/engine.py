@@ -71,7 +71,7 @@ _COMM_RANK_BYTES = re.compile(rb"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\
 MEMO_SIZE = 8192
 MEMO_LINE = 2000
 _UNSEEN = object()
-#: Occurrences of a rule on one origin whose time is looked for when the first one had none.
+#: Occurrences of a rule on one origin whose time (and peer) is looked for when the first one had none.
 TIME_TRIES = 8
 
 
@@ -463,7 +463,7 @@ class Analysis:
         else:
             ostate.count += 1
             ostate.last_line = state.last_line
-            if ostate.peer is None and "ank" in text:
+            if ostate.peer is None and ostate.count <= TIME_TRIES and "ank" in text:
                 ostate.peer = peer_of_line(text)
             if ostate.time is None and ostate.count <= TIME_TRIES:
                 # the first occurrence had no time (a bare traceback line): a later one may

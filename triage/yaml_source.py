@@ -6,16 +6,14 @@ objects, so a rule file cannot run code.
 
 from __future__ import annotations
 
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from triage.errors import RuleProblem
 
-Path_ = tuple[Any, ...]
+if TYPE_CHECKING:
+    import yaml
 
-# libyaml's parser where PyYAML was built with it (10x faster); both only build plain data here.
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Path_ = tuple[Any, ...]
 
 
 class YamlDocument:
@@ -41,7 +39,10 @@ def load_yaml(text: str, filename: str) -> YamlDocument:
     Raises ``YamlProblem`` (a ``ValueError``) with file and line for syntax errors, duplicate
     keys, and tags that would construct objects.
     """
-    loader = _Loader(text)
+    import yaml  # imported here: a run whose rules come from the cache never parses YAML
+
+    # libyaml's parser where PyYAML was built with it (10x faster); both only build plain data here.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
         node = loader.get_single_node()
         lines: dict[Path_, int] = {}
@@ -70,6 +71,8 @@ _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "f
 
 
 def _convert(node: yaml.Node, path: Path_, lines: dict, loader: yaml.SafeLoader, filename: str) -> Any:
+    import yaml
+
     lines[path] = node.start_mark.line + 1
     if node.tag not in _PLAIN_TAGS:
         raise YamlProblem(RuleProblem(filename, node.start_mark.line + 1, _dotted(path),
