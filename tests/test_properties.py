@@ -103,3 +103,18 @@ def test_redaction_never_leaves_a_planted_secret(secret, template):
     out = Redactor().report(report).model_dump_json()
     assert secret not in out
     assert "alice" not in out
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=1, max_codepoint=0x7F), min_size=4, max_size=200),
+       st.binary(max_size=64))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_utf16_without_bom_is_found_and_nul_free_samples_are_not(text, noise):
+    from triage.sources import _utf16_without_bom
+
+    # ASCII text in UTF-16 is recognised from its first four characters on
+    assert _utf16_without_bom(text.encode("utf-16-le")) == "utf-16-le"
+    assert _utf16_without_bom(text.encode("utf-16-be")) == "utf-16-be"
+    # a sample with fewer than three NUL bytes is never UTF-16 (the fast path), whatever its bytes
+    sample = (text.encode() + noise).replace(b"\0", b"", max(0, (text.encode() + noise).count(0) - 2))
+    assert sample.count(0) <= 2
+    assert _utf16_without_bom(sample) is None
