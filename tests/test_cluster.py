@@ -167,9 +167,32 @@ def test_jobs_give_the_identical_report(bundles, monkeypatch, layout):
     one = analyze(root, jobs=1)
     two = analyze(root, jobs=2)
     assert _dump(two) == _dump(one)
+    # the workers got the pieces in groups (several round trips fewer), every piece once, in order
+    groups = parallel.batches(pieces, 2)
+    assert 1 < len(groups) < len(pieces)
+    assert [i for g in groups for i in g] == list(range(len(pieces)))
     # and cutting the files into pieces changes nothing either
     assert _dump(one) == _dump(serial)
     assert one.root_cause.rule_id == truth.cause
+
+
+def test_batches_group_small_pieces_and_keep_large_ones_alone(tmp_path):
+    from triage.parallel import Piece, batches
+    from triage.sources import Source
+
+    def pieces(n, size):
+        out = []
+        for i in range(n):
+            path = tmp_path / f"{n}-{size}-{i}.log"
+            path.write_bytes(b"x" * size)
+            out.append(Piece(Source(path.name, str(path))))
+        return out
+
+    small = batches(pieces(512, 1000), 2)  # 512 files of 1 kB: 16 tasks of 32 files
+    assert len(small) == 16 and {len(g) for g in small} == {32}
+    assert [i for g in small for i in g] == list(range(512))
+    assert batches(pieces(16, 200_000), 2) == [[i] for i in range(16)]  # large files: one task each
+    assert batches([], 2) == []
 
 
 def test_summaries_per_node_merge_to_the_identical_report(bundles, tmp_path):

@@ -178,15 +178,36 @@ def read_piece(analysis, piece: Piece, as_text: bool = False) -> Iterator:
 _WORKER = None  # the analysis a forked worker reads with (inherited from the parent)
 
 
-def _work(index: int) -> tuple:
-    """Read piece ``index`` in a worker: the summaries, input errors and notices it added (a pool
-    worker reads several pieces: only what this piece added is returned)."""
+def _work(indices: list[int]) -> list[tuple]:
+    """Read pieces ``indices`` in a worker: for each, the summaries, input errors and notices it
+    added (a pool worker reads several pieces: only what each piece added is returned)."""
     analysis, pieces, as_text = _WORKER
     analysis.on_unexplained = None  # announced by the parent from the summaries (once)
-    before = (len(analysis.summaries), len(analysis.input_errors), len(analysis.notices))
-    for _ in read_piece(analysis, pieces[index], as_text):
-        pass
-    return (analysis.summaries[before[0]:], analysis.input_errors[before[1]:], analysis.notices[before[2]:])
+    out = []
+    for index in indices:
+        before = (len(analysis.summaries), len(analysis.input_errors), len(analysis.notices))
+        for _ in read_piece(analysis, pieces[index], as_text):
+            pass
+        out.append((analysis.summaries[before[0]:], analysis.input_errors[before[1]:],
+                    analysis.notices[before[2]:]))
+    return out
+
+
+def batches(pieces: list[Piece], jobs: int) -> list[list[int]]:
+    """Consecutive pieces grouped into tasks of at least 1/(8 x ``jobs``) of the input's bytes
+    each: a bundle of 512 small files is 16 tasks for 2 jobs, not 512 round trips to a worker,
+    while 16 large files stay 16 tasks."""
+    total = sum(p.size for p in pieces)
+    least = total / (8 * max(jobs, 1))
+    out: list[list[int]] = []
+    size = 0
+    for i, p in enumerate(pieces):
+        if not out or size >= least:
+            out.append([])
+            size = 0
+        out[-1].append(i)
+        size += p.size
+    return out
 
 
 def read_all(analysis, pieces: list[Piece], jobs: int = 1,
@@ -212,15 +233,15 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
     try:
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=min(jobs, len(pieces)), mp_context=ctx) as pool:
-            futures = {pool.submit(_work, i): i for i in range(len(pieces))}
+            futures = {pool.submit(_work, group): group for group in batches(pieces, jobs)}
             for fut in as_completed(futures):
-                i = futures[fut]
-                results[i] = fut.result()
-                if on_piece is not None:
-                    found = [f for s in results[i][0] for f in analysis.announce(s)]
-                    on_piece(pieces[i], found)
-                for s in results[i][0]:
-                    analysis.announce_unexplained(s)
+                for i, result in zip(futures[fut], fut.result(), strict=True):
+                    results[i] = result
+                    if on_piece is not None:
+                        found = [f for s in result[0] for f in analysis.announce(s)]
+                        on_piece(pieces[i], found)
+                    for s in result[0]:
+                        analysis.announce_unexplained(s)
     finally:
         _WORKER = None
     for i in range(len(pieces)):
