@@ -193,8 +193,8 @@ def main() -> int:
         # GNU grep builds a DFA of all the patterns; with ~1,800 of them it falls back to its
         # backtracking matcher and reads a few MB a minute, so a whole 1 GB run would take hours.
         # It is timed on the log's first 1 MB and 4 MB (equal rates show it is linear) and its time
-        # for the whole log is their rate times the size; when grep reads the 4 MB prefix in under
-        # --grep-budget / 256 seconds, it runs on the whole log like the other tools.
+        # for the whole log is their rate times the size; when that rate would read the whole log
+        # within --grep-budget seconds, grep runs on the whole log like the other tools.
         probe = {}
         for mb in (1, 4):
             prefix = work / f"grep-prefix-{mb}M.log"
@@ -205,7 +205,7 @@ def main() -> int:
             probe[mb] = res["wall"]
             log(f"grep: {mb} MB prefix in {res['wall']:.2f} s")
         rate = probe[4] / (4 * MB)  # seconds a byte
-        whole = probe[4] * 256 <= args.grep_budget
+        whole = rate * size <= args.grep_budget
         tools = [bench.Tool("triage --jobs 2", [*tri, str(big), "--format", "json", "--jobs", "2"], env, check),
                  bench.Tool("triage --jobs 1", [*tri, str(big), "--format", "json", "--jobs", "1"], env, check)]
         if whole:

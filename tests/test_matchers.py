@@ -191,11 +191,14 @@ def test_literal_scanned_patterns_reach_python_only_where_their_regex_matches():
         "[INFO] HCCL(1,python):2025-06-01-10:00:03.000.000 [op_base.cc:1] [HcclCommInitRootInfo] rank[1] "
         "rankSize[8] deviceLogicId[1] init success",
         "HcclCommInitRootInfo named in passing",
-        "\x1b[31m[HcclCommInitRootInfo] colour\x1b[0m",  # escapes: the rescan without them decides
+        # escapes: the line without them decides, also when they split the literal
+        "\x1b[31m[HcclCommInitRootInfo] rank[2] rankSize[16]\x1b[0m",
+        "\x1b[1mHcclCommInit\x1b[0mRootInfo] rank[5] rankSize[8]",
+        "\x1b[31m[HcclCommInitRootInfo] colour\x1b[0m",
     ]
     data = ("\n".join(lines) + "\n").encode()
     got = [(n, list(t)) for block in BlockReader(io.BytesIO(data)) for n, _raw, t in m.candidates(block)]
-    assert got == [(1, [1]), (3, [0]), (4, [2]), (6, [0, 1, 2])]
+    assert got == [(1, [1]), (3, [0]), (4, [2]), (6, [1]), (7, [2])]
 
 
 @pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
@@ -208,6 +211,7 @@ def test_thinning_keeps_the_last_lines_whose_regex_matches_not_those_with_the_li
     m = HyperscanMatcher([p], use_cache=False, limits={0: 2})
     lines = [f"Available KV cache memory: {i}.5 GiB" for i in range(5)]
     lines += ["Available KV cache memory: unknown"] * 3  # the literal, not the regex
+    lines += ["\x1b[33mAvailable KV cache memory: unknown\x1b[0m"]  # nor in colour
     data = ("\n".join(lines) + "\n").encode()
     got = [n for block in BlockReader(io.BytesIO(data)) for n, _raw, _t in m.candidates(block)]
     assert got == [4, 5]

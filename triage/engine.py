@@ -71,7 +71,7 @@ _COMM_RANK_BYTES = re.compile(rb"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\
 MEMO_SIZE = 8192
 MEMO_LINE = 2000
 _UNSEEN = object()
-#: Occurrences of a rule on one origin whose time (and peer) is looked for when the first one had none.
+#: Occurrences of a rule on one origin whose time is looked for when the first one had none.
 TIME_TRIES = 8
 
 
@@ -395,8 +395,10 @@ class Analysis:
 
     def _test(self, t: int, part: int, predicate, view: LineView) -> dict[str, str] | None:
         """``predicate.test(view)``, remembered for the normalized line: a crash-looping pod prints
-        the same traceback after every restart, behind new times and pids that normalization drops.
-        Rules whose conditions read the raw line (``scope: raw``) are always tested."""
+        the same traceback after every restart, behind new vLLM/Ray/docker prefixes (times, pids)
+        that normalization drops (a plog or torch_npu header stays in the normalized line, so those
+        lines repeat less). Rules whose conditions read the raw line (``scope: raw``) are always
+        tested."""
         line = view.line
         if len(line) > MEMO_LINE or self._raw_scoped[t]:
             return predicate.test(view)
@@ -412,7 +414,7 @@ class Analysis:
     @staticmethod
     def _comm_rank(read: _Read, raw: bytes) -> None:
         """Note the rank a communicator initialisation line states for this file's process."""
-        m = _COMM_RANK_BYTES.search(raw)  # ASCII digits and words: the bytes say the same as the text
+        m = _COMM_RANK_BYTES.search(raw)  # HCCL and MindIE print this in ASCII: read the bytes undecoded
         if m is None:
             return
         got = [int(m.group(1)), int(m.group(2))]
@@ -463,7 +465,7 @@ class Analysis:
         else:
             ostate.count += 1
             ostate.last_line = state.last_line
-            if ostate.peer is None and ostate.count <= TIME_TRIES and "ank" in text:
+            if ostate.peer is None and "ank" in text:
                 ostate.peer = peer_of_line(text)
             if ostate.time is None and ostate.count <= TIME_TRIES:
                 # the first occurrence had no time (a bare traceback line): a later one may

@@ -214,8 +214,9 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
              on_piece: Callable[[Piece, list], None] | None = None, as_text: bool = False) -> None:
     """Read ``pieces`` into ``analysis`` with ``jobs`` processes; summaries are kept in piece order.
 
-    ``on_piece(piece, new_findings)`` is called as each piece finishes (in completion order when
-    ``jobs`` > 1), with the findings first seen in it.
+    ``on_piece(piece, new_findings)`` is called for each piece, with the findings first seen in it:
+    as it finishes with ``jobs`` = 1; with more, when the group of pieces it was handed over in
+    (:func:`batches`) finishes, in completion order.
     """
     if jobs <= 1 or len(pieces) <= 1:
         for piece in pieces:
