@@ -133,15 +133,19 @@ class _Read:
         #: or when they disagree on the rank (several processes in one file)
         self.comm_rank: list[int] | None = None
         self.comm_conflict = False
+        self._origin_of: tuple[str | None, Origin] = (None, EMPTY)
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
 
     def origin(self, raw: str) -> Origin:
-        """The line's own origin, completed by what its file's path and node say."""
+        """The line's own origin, completed by what its file's path and node say (the last line's
+        is remembered: several rules firing on one line ask for it once each)."""
+        if raw == self._origin_of[0]:
+            return self._origin_of[1]
         own = origin_of_line(raw)
-        if own is EMPTY:
-            return self.file_origin
-        return own if self.file_origin is EMPTY else own.merged(self.file_origin)
+        got = self.file_origin if own is EMPTY else own if self.file_origin is EMPTY else own.merged(self.file_origin)
+        self._origin_of = (raw, got)
+        return got
 
     def summary(self, analysis: Analysis, continues: bool = False) -> Summary:
         hits = []
