@@ -152,7 +152,7 @@ class HyperscanMatcher:
                 tmp = path.with_suffix(f".{os.getpid()}.tmp")
                 tmp.write_bytes(hs.dumpb(db))
                 tmp.replace(path)
-                _prune(path.parent, keep=8)
+                _prune(path.parent, keep=16)  # two databases per rule set: eight sets
             except OSError:
                 pass  # a read-only home is no reason to fail
         return db
