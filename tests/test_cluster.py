@@ -165,8 +165,12 @@ def test_jobs_give_the_identical_report(bundles, monkeypatch, layout):
     pieces = parallel.plan(sources)
     assert len(pieces) > len(sources)  # several byte ranges of the large files
     one = analyze(root, jobs=1)
+    grouped = []
+    batches = parallel.batches
+    monkeypatch.setattr(parallel, "batches", lambda p, jobs: grouped.append(len(p)) or batches(p, jobs))
     two = analyze(root, jobs=2)
     assert _dump(two) == _dump(one)
+    assert grouped == [len(pieces)]  # the pieces went to the workers through batches()
     # the workers got the pieces in groups (several round trips fewer), every piece once, in order
     groups = parallel.batches(pieces, 2)
     assert 1 < len(groups) < len(pieces)
