@@ -136,3 +136,29 @@ def test_node_folders_named_one_by_one_are_the_nodes(tmp_path, builtin_rules):
     assert one_by_one.cluster.first_failure.node == truth.first_node
     # two folders with the same name, or Ascend log folders, name no node
     assert analyze([tmp_path / "b" / "node-0"]).cluster.nodes == []
+
+
+def _plog(pid: int, rank: int, size: int) -> str:
+    return (f"[INFO] HCCL({pid},python):2025-06-01-10:00:00.000.000 [op_base.cc:1] [HcclCommInitRootInfo] "
+            f"rank[{rank}] rankSize[{size}] deviceLogicId[{rank % 8}] init success\n")
+
+
+def test_a_plog_file_takes_the_rank_of_its_largest_communicator_whole_or_in_pieces(tmp_path, monkeypatch):
+    import triage.parallel as parallel
+
+    ecc = "[ERROR] DRV(100,python):2025-06-01-10:00:09.000.000 [dev.cc:1] HBM MULTI BIT ECC ERROR\n"
+    noise = "[INFO] RUNTIME(100,python):2025-06-01-10:00:01.000.000 [stream.cc:1] stream created\n" * 2000
+    # a tensor-parallel group first (rank 1 of 4), the world (rank 13 of 16) later, each in its own piece
+    one = tmp_path / "plog-100.log"
+    one.write_text(_plog(100, 1, 4) + noise + _plog(100, 13, 16) + noise + ecc)
+    # two processes' lines in one file (rank 2 and rank 5 of the world): no rank for the file
+    two = tmp_path / "plog-200.log"
+    two.write_text(_plog(200, 2, 16) + _plog(201, 5, 16) + ecc.replace("(100,", "(200,"))
+    whole = analyze([str(one), str(two)])
+    monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
+    assert len(parallel.plan([Source(one.name, str(one))])) >= 3
+    pieces = analyze([str(one), str(two)])
+    for report in (whole, pieces):
+        f = next(f for f in report.findings if f.rule_id == "hw.hbm-multi-bit-ecc")
+        assert f.ranks == [13]  # file one only: file two has no rank
+        assert sorted((e.file == str(one), e.origin.rank) for e in f.evidence) == [(False, None), (True, 13)]

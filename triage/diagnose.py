@@ -218,8 +218,9 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         rule = rules.by_id.get(h.rule)
         if rule is None:  # a summary made with other rules (reported by merge)
             continue
+        h = _hits_with_file_rank(h, file_rank)
         items.append(Item(id=rule.id, rule=rule.rule, pack=rule.pack, tier=tier_of(rule.rule), position=h.first,
-                          origins=[_with_file_rank(o, file_rank) for o in h.origins],
+                          origins=h.origins,
                           suppresses=frozenset(rule.rule.suppresses),
                           peer_symptom=bool(getattr(rule.rule, "peer_symptom", False))))
         payload[rule.id] = (rule, h)
@@ -351,19 +352,33 @@ def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]
 def _file_ranks(summary: Summary, world: str | None) -> dict[int, int]:
     """{file index: global rank} of the files whose process stated its rank in a communicator of the
     world's size (``[HcclCommInitRootInfo] rank[13] rankSize[16]`` in a plog file). The world size is
-    the fact when the input states it, else the largest communicator seen."""
+    the fact when the input states it, else the largest communicator seen; a communicator larger than
+    the fact says the fact came from a smaller group (a plog's first ``rankSize``), and wins."""
     sizes = [f.comm_rank[1] for f in summary.files if f.comm_rank]
     if not sizes:
         return {}
-    n = int(world) if world and world.isdigit() and len(world) <= 7 else max(sizes)
-    return {i: f.comm_rank[0] for i, f in enumerate(summary.files) if f.comm_rank and f.comm_rank[1] == n}
+    n = max(sizes)
+    if world and world.isdigit() and len(world) <= 7:
+        n = max(n, int(world))
+    return {i: f.comm_rank[0] for i, f in enumerate(summary.files)
+            if f.comm_rank and f.comm_rank[1] == n and not f.comm_conflict}
 
 
-def _with_file_rank(o: SOrigin, file_rank: dict[int, int]) -> SOrigin:
-    """``o`` with its file's rank when the line stated none."""
-    if o.file not in file_rank or o.origin.get("rank") is not None:
-        return o
-    return o.model_copy(update={"origin": {**o.origin, "rank": file_rank[o.file]}})
+def _hits_with_file_rank(h: SHits, file_rank: dict[int, int]) -> SHits:
+    """``h`` with its file's rank (:func:`_file_ranks`) on the origins and evidence lines that state
+    none: the finding's ``ranks``, its evidence and the cluster verdict then agree."""
+    if not file_rank:
+        return h
+
+    def origin(o):
+        if o.file not in file_rank or (o.origin or {}).get("rank") is not None:
+            return o
+        return o.model_copy(update={"origin": {**(o.origin or {}), "rank": file_rank[o.file]}})
+
+    return h.model_copy(update={
+        "origins": [origin(o) for o in h.origins],
+        "occurrences": [[origin(e) for e in occ] for occ in h.occurrences],
+        "last_occurrence": [origin(e) for e in h.last_occurrence] if h.last_occurrence else h.last_occurrence})
 
 
 def _first_line(it: Item | None, payload: dict) -> tuple[int, int] | None:

@@ -42,6 +42,7 @@ from triage.summary import (
     STruncated,
     Summary,
     SUnrecognised,
+    combine_comm,
     merge,
 )
 from triage.unexplained import says_something
@@ -129,8 +130,8 @@ class _Read:
         self.first_start: int | None = None
         self.started = False  # a start-up line was seen in this read
         self.failed = False  # an error-level finding since the last start-up line (or the start)
-        #: [rank, size] of this file's HCCL communicator initialisation lines, None when none was seen
-        #: or when they disagree on the rank (several processes in one file)
+        #: [rank, size] of the largest HCCL communicator this file's initialisation lines name (None
+        #: when none was seen), and whether two ranks were seen at that size (see summary.combine_comm)
         self.comm_rank: list[int] | None = None
         self.comm_conflict = False
         self._origin_of: tuple[str | None, Origin] = (None, EMPTY)
@@ -167,7 +168,7 @@ class _Read:
             triage_version=_triage_version(), rules_digest=analysis.rules.digest,
             compat_digest=analysis.knowledge.digest, host=analysis.host,
             files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
-                         comm_rank=None if self.comm_conflict else self.comm_rank,
+                         comm_rank=self.comm_rank, comm_conflict=self.comm_conflict,
                          restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
             hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
             notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),
@@ -340,7 +341,7 @@ class Analysis:
                         detectors.append(DETECTORS[d][0])
                     continue
                 k, is_after = self._fact_targets[d - len(DETECTORS)]
-                if k == self._comm_extractor and not read.comm_conflict:
+                if k == self._comm_extractor:
                     self._comm_rank(read, raw)
                 if not self._fact_has_after[k]:
                     read.facts.queue(k, 0, file, line_no, raw)
@@ -422,14 +423,12 @@ class Analysis:
         if m is None:
             return
         got = [int(m.group(1)), int(m.group(2))]
-        if got == read.comm_rank:
-            return  # the same process's rank again (a plog repeats it for every communicator)
+        cur = read.comm_rank
+        if cur is not None and (got == cur or got[1] < cur[1] or (read.comm_conflict and got[1] == cur[1])):
+            return  # changes nothing (a plog repeats its rank for every communicator)
         if origin_of_line(decode_line(raw)).rank is not None:
             return
-        if read.comm_rank is None:
-            read.comm_rank = got
-        elif read.comm_rank[0] != got[0] and read.comm_rank[1] == got[1]:
-            read.comm_conflict = True  # two processes' lines in one file: no file-wide rank
+        read.comm_rank, read.comm_conflict = combine_comm(cur, read.comm_conflict, got, False)
 
     def _start(self, read: _Read, line_no: int, view: LineView) -> None:
         """A service start-up line: after an error-level finding it starts a new attempt."""

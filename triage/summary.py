@@ -161,12 +161,31 @@ class SFile(_M):
     """The first start-up line of this piece when it did not count as a restart here (no failure
     seen before it in this piece): the merge decides with the previous piece of the file."""
     failed_tail: bool = False
-    comm_rank: list[int] | None = None
-    """[rank, size] that this file's HCCL communicator initialisation lines state for its process
-    (a plog file is one process), when they agree and the lines carry no global rank of their own: the
-    diagnosis takes the rank as the global rank of the file's lines when the size is the world size."""
     """Whether an error-level finding came after this piece's last start-up line (or anywhere in it
     when it has none): a start-up at the head of the next piece is then a restart."""
+    comm_rank: list[int] | None = None
+    """[rank, size] of the largest HCCL communicator whose initialisation lines in this file state the
+    process's rank (a plog file is one process), from lines that carry no global rank of their own:
+    the diagnosis takes the rank as the global rank of the file's lines when the size is the world
+    size (see :func:`combine_comm`)."""
+    comm_conflict: bool = False
+    """Whether lines of this file state two ranks in communicators of that largest size (several
+    processes in one file): the file then has no rank."""
+
+
+def combine_comm(a: list[int] | None, a_conflict: bool, b: list[int] | None,
+                 b_conflict: bool) -> tuple[list[int] | None, bool]:
+    """Two observations ``[rank, size]`` (with their conflict flags) of one file's communicator rank
+    as one: the larger communicator wins with its flag; in one of the same size a different rank is
+    a conflict. Used line by line while reading and piece by piece in :func:`merge`, so a file read
+    whole or in byte ranges gets the same answer."""
+    if b is None:
+        return a, a_conflict
+    if a is None or b[1] > a[1]:
+        return b, b_conflict
+    if b[1] < a[1]:
+        return a, a_conflict
+    return a, a_conflict or b_conflict or a[0] != b[0]
 
 
 class STruncated(_M):
@@ -284,10 +303,10 @@ def merge(summaries: list[Summary]) -> Summary:
                     restarts.append(f.first_start + prev.lines)
                 restarts += [r + prev.lines for r in f.restarts]
                 any_start = f.first_start is not None or bool(f.restarts)
+                comm, conflict = combine_comm(prev.comm_rank, prev.comm_conflict, f.comm_rank, f.comm_conflict)
                 out.files[-1] = prev.model_copy(update={
                     "lines": prev.lines + f.lines, "restarts": restarts[-MAX_KEPT:],
-                    "comm_rank": (prev.comm_rank if f.comm_rank is None or prev.comm_rank == f.comm_rank
-                                  else None if prev.comm_rank is not None else f.comm_rank),
+                    "comm_rank": comm, "comm_conflict": conflict,
                     "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
             else:
                 fmap.append(len(out.files))
