@@ -422,13 +422,11 @@ class Analysis:
         m = _COMM_RANK_BYTES.search(raw)  # HCCL and MindIE print this in ASCII: read the bytes undecoded
         if m is None:
             return
-        got = [int(m.group(1)), int(m.group(2))]
-        cur = read.comm_rank
-        if cur is not None and (got == cur or got[1] < cur[1] or (read.comm_conflict and got[1] == cur[1])):
-            return  # changes nothing (a plog repeats its rank for every communicator)
-        if origin_of_line(decode_line(raw)).rank is not None:
-            return
-        read.comm_rank, read.comm_conflict = combine_comm(cur, read.comm_conflict, got, False)
+        now = (read.comm_rank, read.comm_conflict)
+        new = combine_comm(*now, [int(m.group(1)), int(m.group(2))], False)
+        # a line that changes nothing (a plog repeats its rank for every communicator) is not decoded
+        if new != now and origin_of_line(decode_line(raw)).rank is None:
+            read.comm_rank, read.comm_conflict = new
 
     def _start(self, read: _Read, line_no: int, view: LineView) -> None:
         """A service start-up line: after an error-level finding it starts a new attempt."""

@@ -190,8 +190,6 @@ class HyperscanMatcher:
         matches the line (a line with ANSI escapes: the line without them, as the confirmation sees
         it); patterns Hyperscan refused as regexes keep every hit of their literals; other hits pass."""
         first = self._esc_id + 1
-        groups = self._lit_groups
-        unverified = self._unverified
         db = self._verify_db
         out: list[tuple[int, int]] = []
         found_on: dict[int, set[int] | None] = {}  # line start -> ids whose regex matches it (None: all)
@@ -209,11 +207,15 @@ class HyperscanMatcher:
                     if _ESC in line:
                         line = strip_ansi(bytes(line).decode("utf-8", "replace")).encode("utf-8")
                     found_on[start] = self._verified(line)
-            ok = found_on[start]
-            for i in groups[pid - first]:
-                if ok is None or i in ok or i in unverified:
-                    out.append((to, i))
+            out.extend((to, i) for i in self._holding(pid - first, found_on[start]))
         return out
+
+    def _holding(self, group: int, matched: set[int] | None) -> Iterator[int]:
+        """The patterns of literal ``group`` that stand on a line whose verified patterns are
+        ``matched`` (None: not checked, all of them); patterns Hyperscan refused always stand."""
+        for i in self._lit_groups[group]:
+            if matched is None or i in matched or i in self._unverified:
+                yield i
 
     def _verified(self, line: bytes) -> set[int]:
         """The literal-scanned patterns whose regex matches ``line``."""
@@ -274,9 +276,7 @@ class HyperscanMatcher:
             if i < first:
                 out.add(self._target_of[i])
                 continue
-            # a literal: the patterns holding it whose regex matches the line
-            out.update(self._target_of[j] for j in self._lit_groups[i - first]
-                       if ok is None or j in ok or j in self._unverified)
+            out.update(self._target_of[j] for j in self._holding(i - first, ok))
         for rx, target in self._slow:
             if rx.search(line):
                 out.add(target)
