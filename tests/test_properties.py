@@ -118,3 +118,23 @@ def test_utf16_without_bom_is_found_and_nul_free_samples_are_not(text, noise):
     sample = (text.encode() + noise).replace(b"\0", b"", max(0, (text.encode() + noise).count(0) - 2))
     assert sample.count(0) <= 2
     assert _utf16_without_bom(sample) is None
+
+
+_LINE_PREFIXES = [
+    "> ", "> > ", "2025-06-01T10:00:00.123456789Z ", "2025-06-01T10:00:00+08:00 ", "[pod/vllm-0/engine] ",
+    "[rank3]: ", "[rank12]:", "(VllmWorker rank=3 pid=1201) ", "(RayWorkerWrapper pid=77, ip=10.0.0.2) ",
+    "(EngineCore_DP0 pid=626) ", "ERROR 12-05 07:51:00 [core.py:708] ", "INFO 04-18 01:55:45 engine.py:400] ",
+    "WARNING 06-01 10:00:00.123 [worker_v1.py:230] ",
+]
+
+
+@given(st.lists(st.sampled_from(_LINE_PREFIXES), max_size=6),
+       st.sampled_from(["RuntimeError: NPU out of memory. Tried to allocate 30.00 MiB",
+                        "[ERROR] RUNTIME(1,python):2025-06-01-10:00:00.123.456 [stream.cc:12] 1 fail",
+                        "EZ9999: Inner Error!", "(not a tag) x", "2025 was a year"]))
+def test_nested_line_prefixes_are_all_stripped_in_any_order(prefixes, message):
+    from triage.normalize import normalize
+
+    raw = "".join(prefixes) + message
+    assert normalize(raw) == message
+    assert normalize("\x1b[31m" + raw + "\x1b[0m\r") == message

@@ -46,18 +46,17 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
 
 
+# All of them, nested in any order, as one match: each starts with a different character (`>`, a
+# digit, `[pod/`, `[rank`, `(`, a level name), so which one strips a prefix never depends on the order.
+_ALL_PREFIXES = re.compile("(?:" + "|".join(f"(?:{rx.pattern.removeprefix('^')})" for rx in _PREFIXES) + ")*")
+
+
 def normalize(raw: str) -> str:
-    """The normalized line of ``raw`` (a decoded line without its line end): prefixes removed."""
+    """The normalized line of ``raw`` (a decoded line without its line end): prefixes removed
+    (nested ones too: a docker time, then a Ray tag, then the vLLM logger prefix)."""
     text = strip_ansi(raw).rstrip("\r\n")
-    for _ in range(6):  # prefixes nest: docker ts, then Ray tag, then vLLM logger prefix
-        before = text
-        for rx in _PREFIXES:
-            m = rx.match(text)
-            if m:
-                text = text[m.end():]
-        if text == before:
-            break
-    return text
+    end = _ALL_PREFIXES.match(text).end()
+    return text[end:] if end else text
 
 
 def message_of(text: str) -> str:
