@@ -202,6 +202,34 @@ def test_literal_scanned_patterns_reach_python_only_where_their_regex_matches():
 
 
 @pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
+def test_a_line_flagged_by_several_literals_is_verified_once_and_refused_regexes_keep_their_hits():
+    from triage.matching.base import PrefilterPattern
+    from triage.matching.hyperscan_matcher import HyperscanMatcher
+    from triage.reader import BlockReader
+
+    a, b = "notify wait timeout", "socket establish failed"
+    patterns = [
+        # one pattern, two literals (an alternation): each is a group of its own
+        PrefilterPattern(0, r"(?:notify wait timeout|socket establish failed) on rank \d+", False, (a, b)),
+        PrefilterPattern(1, r"socket establish failed, peer \d+", False, (b,)),
+        # a backreference: Hyperscan refuses the regex, so its literal's hits are never dropped
+        PrefilterPattern(2, r"(\w+) notify wait timeout \1", False, (a,)),
+    ]
+    m = HyperscanMatcher(patterns, use_cache=False)
+    assert sorted(m._lit_groups) == [(0, 1), (0, 2)] and m._unverified == {2}
+    lines = [
+        "notify wait timeout on rank 3 and socket establish failed on rank 4",  # both literals, pattern 0 once
+        "socket establish failed, peer 7",
+        "notify wait timeout, nothing else",  # only the refused pattern stands
+        "x notify wait timeout x",
+        "unrelated",
+    ]
+    data = ("\n".join(lines) + "\n").encode()
+    got = [(n, list(t)) for block in BlockReader(io.BytesIO(data)) for n, _raw, t in m.candidates(block)]
+    assert got == [(1, [0, 2]), (2, [1]), (3, [2]), (4, [2])]
+
+
+@pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
 def test_thinning_keeps_the_last_lines_whose_regex_matches_not_those_with_the_literal_only():
     from triage.matching.base import PrefilterPattern
     from triage.matching.hyperscan_matcher import HyperscanMatcher

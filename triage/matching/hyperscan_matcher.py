@@ -91,6 +91,9 @@ class HyperscanMatcher:
                     self._unverified = set(by_lit)
             # a thinned pattern's hits must be exactly its matching lines (see choose_matcher)
             self._limited = {i: k for i, k in self._limited.items() if i not in self._unverified}
+        #: literal group -> its patterns Hyperscan refused as regexes (only groups that have some)
+        self._unverified_of = {g: tuple(i for i in group if i in self._unverified)
+                               for g, group in enumerate(self._lit_groups) if self._unverified.intersection(group)}
 
     def _verifier(self, patterns: Sequence[PrefilterPattern], ids: list[int], use_cache: bool):
         return self._load_or_compile_db([patterns[i].regex.encode("utf-8") for i in ids], ids,
@@ -186,28 +189,36 @@ class HyperscanMatcher:
             yield from self._emit(data, block.sep, start, end, line_no, targets)
 
     def _verify(self, hits: list[tuple[int, int]], data, limit: int, sep: bytes) -> list[tuple[int, int]]:
-        """Replace each literal hit by the hits of the patterns holding that literal whose regex
-        matches the line (a line with ANSI escapes: the line without them, as the confirmation sees
-        it); patterns Hyperscan refused as regexes keep every hit of their literals; other hits pass."""
+        """Replace the literal hits of each line by the patterns whose regex matches the line (a
+        line with ANSI escapes: the line without them, as the confirmation sees it), once a line;
+        patterns Hyperscan refused as regexes keep every hit of their literals; other hits pass.
+
+        A pattern whose regex matches holds one of its literals, so the line's verified patterns
+        are found by one scan of the line, not by walking each flagged literal's patterns."""
         first = self._esc_id + 1
         db = self._verify_db
+        refused = self._unverified_of
         out: list[tuple[int, int]] = []
-        found_on: dict[int, set[int] | None] = {}  # line start -> ids whose regex matches it (None: all)
+        start = end = -1  # the line of the previous literal hit
         for to, pid in hits:
             if pid < first:
                 out.append((to, pid))
                 continue
-            start = data.rfind(sep, 0, to - 1 if to else 0) + 1  # the hit's last byte is on its line
-            if start not in found_on:
+            last = to - 1 if to else 0  # the hit's last byte is on its line
+            if not start <= last < end:
+                start = data.rfind(sep, 0, last) + 1
                 end = data.find(sep, start, limit)
-                line = data[start:end if end >= 0 else limit]
-                if db is None:
-                    found_on[start] = None
-                else:
+                if end < 0:
+                    end = limit
+                if db is not None:
+                    line = data[start:end]
                     if _ESC in line:
                         line = strip_ansi(bytes(line).decode("utf-8", "replace")).encode("utf-8")
-                    found_on[start] = self._verified(line)
-            out.extend((to, i) for i in self._holding(pid - first, found_on[start]))
+                    out.extend((to, i) for i in self._verified(line))
+            if db is None:
+                out.extend((to, i) for i in self._lit_groups[pid - first])
+            elif refused and pid - first in refused:
+                out.extend((to, i) for i in refused[pid - first])
         return out
 
     def _holding(self, group: int, matched: set[int] | None) -> Iterator[int]:
