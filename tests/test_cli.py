@@ -191,3 +191,15 @@ def test_follow_announces_appended_lines_and_reports_on_interrupt(tmp_path):
         out, _ = proc.communicate(timeout=60)
     assert out.decode().startswith("Root cause: ")
     assert proc.returncode == 1
+
+
+def test_a_machine_format_run_never_imports_rich(tmp_path):
+    # rich costs ~40 ms of every start; only a terminal report (text) and the rules/corpus commands need it
+    log = tmp_path / "oom.log"
+    log.write_text(OOM_LINE + "\n", encoding="utf-8")
+    code = ("import sys\nfrom triage.cli import main\nsys.argv = ['triage', 'analyze', sys.argv[1], '-f', 'json']\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+            "print([m for m in sys.modules if m == 'rich' or m.startswith('rich.')], file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, timeout=60)
+    assert json.loads(proc.stdout)["root_cause"]["rule_id"]
+    assert proc.stderr.strip().splitlines()[-1] == "[]"

@@ -260,10 +260,12 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     from triage.api import feed_source
     from triage.parallel import PARALLEL_THRESHOLD, available_cpus, plan, read_all
     from triage.progress import progress_for
-    from triage.render import machine, text
+    from triage.render import machine
 
     streaming = follow or any(s.path == "-" for s in sources)
     live = streaming and fmt == "text"
+    if live:
+        from triage.render import text  # rich: only a terminal report loads it
     out = console(stderr=True) if live else None
     lang = analysis.lang
 
@@ -325,12 +327,14 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
 
 def _render(report, fmt: str, redactor=None):
     """Print ``report`` in ``fmt`` (redacted first when asked); returns what was printed."""
-    from triage.render import machine, text
+    from triage.render import machine
 
     if redactor is not None:
         report = redactor.report(report)
 
     if fmt == "text":
+        from triage.render import text
+
         text.render(report, console())
     elif fmt == "json":
         print(machine.to_json(report))

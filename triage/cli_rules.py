@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import get_args
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from triage.cli import Arg, DisableOpt, LangOpt, RulesOpt, Severity, _fail, _lang, _load, rules_app
 from triage.console import console
@@ -71,6 +69,8 @@ def list_rules(
             print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
                              title(r)]))
         return
+    from rich.table import Table
+
     table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
     for r in picked:
         table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r))
@@ -196,6 +196,8 @@ def test_cmd(
         case_results = check_corpus(ruleset, folder, rule_id) if folder else []
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
+    from rich.markup import escape
+
     out = console()
     for r in [*results, *case_results]:
         if verbose or not r.passed:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+if TYPE_CHECKING:  # rich is imported when a console is made: `--format json` never loads it
+    from rich.console import Console
 
 
 def console(*, stderr: bool = False, soft_wrap: bool = False) -> Console:
@@ -15,6 +17,8 @@ def console(*, stderr: bool = False, soft_wrap: bool = False) -> Console:
     terminal nothing is wrapped (``soft_wrap``), whatever ``soft_wrap`` says: piped lines are read
     by programs (``tail``, ``grep``) and must stay whole.
     """
+    from rich.console import Console
+
     plain = "NO_COLOR" in os.environ
     out = Console(stderr=stderr, highlight=False, soft_wrap=soft_wrap, color_system=None if plain else "auto",
                   no_color=plain)
