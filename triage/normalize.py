@@ -52,8 +52,8 @@ _ALL_PREFIXES = re.compile("(?:" + "|".join(f"(?:{rx.pattern.removeprefix('^')})
 
 
 def normalize(raw: str) -> str:
-    """The normalized line of ``raw`` (a decoded line without its line end): prefixes removed
-    (nested ones too: a docker time, then a Ray tag, then the vLLM logger prefix)."""
+    """The normalized line of ``raw`` (a decoded line without its line end): prefixes removed,
+    however many are nested (a docker time, then a Ray tag, then the vLLM logger prefix...)."""
     text = strip_ansi(raw).rstrip("\r\n")
     end = _ALL_PREFIXES.match(text).end()
     return text[end:] if end else text
