@@ -246,6 +246,39 @@ def test_origins_of_a_real_two_rank_log():
     assert report.cluster.first_failure.rank == 0
 
 
+def test_a_plog_line_takes_the_rank_its_pid_states_elsewhere():
+    """Ascend/pytorch issue (corpus/hw-device-mem-uce-training): rank 5's UCE is printed twice, once
+    with torchrun's ``[rank5]:`` and once by CANN as ``RUNTIME(77120,python)`` with only the pid;
+    torch_npu's ``(PID:77120, Device:5, RankID:5)`` ties that pid to rank 5. The first failure is then
+    rank 5, and rank 3's watchdog timeout ten minutes later is its symptom."""
+    report = analyze(CORPUS / "hw-device-mem-uce-training" / "log.txt")
+    assert report.root_cause.rule_id == "hw.device-mem-uce"
+    assert report.root_cause.ranks == [5]
+    by_line = {e.line: e.origin for f in report.findings for e in f.evidence}
+    assert (by_line[8].rank, by_line[8].pid) == (5, 77120)  # the plog line: rank from its pid
+    ff = report.cluster.first_failure
+    assert (ff.rank, ff.rule_id) == (5, "hw.device-mem-uce")
+    watchdog = next(s for s in report.cluster.symptoms if s.rule_id == "hccl.watchdog-exception")
+    assert (watchdog.ranks, watchdog.caused_by) == ([3], "hw.device-mem-uce")
+
+
+def test_a_pid_takes_no_rank_from_another_file_of_an_unknown_node_nor_when_it_had_two(tmp_path):
+    uce = ("[ERROR] RUNTIME(4242,python):2025-05-11-02:14:51.101.512 [error_message_manage.cc:65]4243 "
+           "FuncErrorReason:rtStreamSynchronize execution failed, reason=device mem error")
+    tie = "[rank{r}]: [ERROR] 2025-05-11-02:14:50 (PID:4242, Device:{r}, RankID:{r}) ERR00100 PTA call acl api failed"
+    (tmp_path / "a.log").write_text(tie.format(r=2) + "\n" + uce + "\n", encoding="utf-8")
+    (tmp_path / "b.log").write_text(uce + "\n", encoding="utf-8")  # another host's process 4242
+    (tmp_path / "c.log").write_text(tie.format(r=1) + "\n" + tie.format(r=6) + "\n" + uce + "\n", encoding="utf-8")
+    for name, rank in (("a.log", 2), ("b.log", None), ("c.log", None)):
+        report = analyze(tmp_path / name)
+        uce_finding = next(f for f in report.findings if f.rule_id == "hw.device-mem-uce")
+        assert [e.origin.rank for e in uce_finding.evidence] == [rank], name
+        assert uce_finding.ranks == ([] if rank is None else [rank]), name
+    both = analyze([tmp_path / "a.log", tmp_path / "b.log"])
+    uce_finding = next(f for f in both.findings if f.rule_id == "hw.device-mem-uce")
+    assert [(e.file.rsplit("/", 1)[-1], e.origin.rank) for e in uce_finding.evidence] == [("a.log", 2), ("b.log", None)]
+
+
 def test_origins_of_vllm_worker_tags():
     """vllm-project/vllm-ascend#2248 (corpus/hccl-store-key-wait-timeout-gloo): ``(VllmWorker rank=N pid=P)``."""
     log = CORPUS / "hccl-store-key-wait-timeout-gloo" / "log.txt"

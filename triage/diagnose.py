@@ -214,11 +214,12 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     items: list[Item] = []
     payload: dict[str, object] = {}
     file_rank = _file_ranks(summary, facts.value("world_size"))
+    pid_rank = _pid_ranks(summary)
     for h in summary.hits:
         rule = rules.by_id.get(h.rule)
         if rule is None:  # a summary made with other rules (reported by merge)
             continue
-        h = _hits_with_file_rank(h, file_rank)
+        h = _hits_with_file_rank(h, file_rank, pid_rank)
         items.append(Item(id=rule.id, rule=rule.rule, pack=rule.pack, tier=tier_of(rule.rule), position=h.first,
                           origins=h.origins,
                           suppresses=frozenset(rule.rule.suppresses),
@@ -364,21 +365,89 @@ def _file_ranks(summary: Summary, world: str | None) -> dict[int, int]:
             if f.comm_rank and f.comm_rank[1] == n and not f.comm_conflict}
 
 
-def _hits_with_file_rank(h: SHits, file_rank: dict[int, int]) -> SHits:
-    """``h`` with its file's rank (:func:`_file_ranks`) on the origins and evidence lines that state
-    none: the finding's ``ranks``, its evidence and the cluster verdict then agree."""
-    if not file_rank:
+def _pid_key(file: int, origin: dict) -> tuple:
+    """Where a pid names one process: on its node when the node is known (a bundle's plog and stdout
+    files of one host share pids), else only in its own file (two hosts' files may reuse a pid)."""
+    node = origin.get("node")
+    return ("node", node, origin["pid"]) if node is not None else ("file", file, origin["pid"])
+
+
+def _pid_ranks(summary: Summary) -> dict[tuple, int]:
+    """{:func:`_pid_key`: global rank} learned from the lines that state both a pid and a rank
+    (torch_npu's ``(PID:77120, Device:5, RankID:5)``, vLLM's ``(VllmWorker rank=5 pid=77120)``), so
+    a line of the same process that states only its pid (a CANN plog line ``RUNTIME(77120,python)``,
+    ``EE9999: [PID: 77120]``) gets that rank. A pid seen with two ranks (reused after a restart) maps
+    to none."""
+    seen: dict[tuple, int | None] = {}
+
+    def note(file: int, origin: dict | None) -> None:
+        if not origin or origin.get("pid") is None or origin.get("rank") is None:
+            return
+        k = _pid_key(file, origin)
+        if k in seen and seen[k] != origin["rank"]:
+            seen[k] = None
+        else:
+            seen.setdefault(k, origin["rank"])
+
+    for h in summary.hits:
+        for o in h.origins:
+            note(o.file, o.origin)
+        for e in [e for occ in h.occurrences for e in occ] + list(h.last_occurrence or []):
+            note(e.file, e.origin)
+    for u in summary.unrecognised:
+        note(u.file, u.origin)
+    return {k: r for k, r in seen.items() if r is not None}
+
+
+def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tuple, int] | None = None) -> SHits:
+    """``h`` with a rank on the origins and evidence lines that state none: their file's rank
+    (:func:`_file_ranks`), else the rank of their pid (:func:`_pid_ranks`). The finding's ``ranks``, its
+    evidence and the cluster verdict then agree.
+
+    A rank-less origin entry stands for all of a file's rank-less occurrences; it takes its pid's rank
+    only when every rank-less evidence line kept for that file (the first three and the last) names
+    that pid. Entries that come to share a rank are merged."""
+    pid_rank = pid_rank or {}
+    if not file_rank and not pid_rank:
         return h
 
-    def origin(o):
-        if o.file not in file_rank or (o.origin or {}).get("rank") is not None:
-            return o
-        return o.model_copy(update={"origin": {**(o.origin or {}), "rank": file_rank[o.file]}})
+    def rank_of(file: int, origin: dict | None) -> int | None:
+        origin = origin or {}
+        if origin.get("rank") is not None:
+            return None
+        if file in file_rank:
+            return file_rank[file]
+        return pid_rank.get(_pid_key(file, origin)) if origin.get("pid") is not None else None
 
+    def with_rank(o, rank: int | None):
+        return o if rank is None else o.model_copy(update={"origin": {**(o.origin or {}), "rank": rank}})
+
+    evidence = [e for occ in h.occurrences for e in occ] + list(h.last_occurrence or [])
+    origins = []
+    for o in h.origins:
+        rank = rank_of(o.file, o.origin)
+        if rank is not None and o.file not in file_rank:
+            pids = {(e.origin or {}).get("pid") for e in evidence
+                    if e.file == o.file and (e.origin or {}).get("rank") is None}
+            if pids != {o.origin.get("pid")}:
+                rank = None  # the entry also counts lines of other (or unknown) processes
+        origins.append(with_rank(o, rank))
+    merged: dict[tuple, SOrigin] = {}
+    for o in origins:
+        have = merged.get(o.key())
+        if have is None:
+            merged[o.key()] = o
+            continue
+        first, other = (have, o) if have.first_line <= o.first_line else (o, have)
+        merged[o.key()] = first.model_copy(update={
+            "count": have.count + o.count, "last_line": max(have.last_line, o.last_line),
+            "time": first.time if first.time is not None else other.time,
+            "peer": first.peer if first.peer is not None else other.peer})
     return h.model_copy(update={
-        "origins": [origin(o) for o in h.origins],
-        "occurrences": [[origin(e) for e in occ] for occ in h.occurrences],
-        "last_occurrence": [origin(e) for e in h.last_occurrence] if h.last_occurrence else h.last_occurrence})
+        "origins": list(merged.values()),
+        "occurrences": [[with_rank(e, rank_of(e.file, e.origin)) for e in occ] for occ in h.occurrences],
+        "last_occurrence": ([with_rank(e, rank_of(e.file, e.origin)) for e in h.last_occurrence]
+                            if h.last_occurrence else h.last_occurrence)})
 
 
 def _first_line(it: Item | None, payload: dict) -> tuple[int, int] | None:
