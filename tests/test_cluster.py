@@ -279,6 +279,34 @@ def test_a_pid_takes_no_rank_from_another_file_of_an_unknown_node_nor_when_it_ha
     assert [(e.file.rsplit("/", 1)[-1], e.origin.rank) for e in uce_finding.evidence] == [("a.log", 2), ("b.log", None)]
 
 
+def test_a_rank_less_count_takes_no_rank_when_several_processes_share_it(tmp_path):
+    uce = ("[ERROR] RUNTIME({pid},python):2025-05-11-02:14:{s:02d}.101.512 [error_message_manage.cc:65]1 "
+           "FuncErrorReason:rtStreamSynchronize execution failed, reason=device mem error")
+    tie = "[ERROR] 2025-05-11-02:14:00 (PID:4242, Device:2, RankID:2) ERR00100 PTA call acl api failed"
+    lines = [tie] + [uce.format(pid=4242, s=1)] * 3 + [uce.format(pid=5555, s=2)] * 20 + [uce.format(pid=4242, s=3)]
+    (tmp_path / "mixed.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = analyze(tmp_path / "mixed.log")
+    f = next(f for f in report.findings if f.rule_id == "hw.device-mem-uce")
+    assert f.count == 24 and f.ranks == []  # the 24 lines are two processes': not all rank 2's
+    assert {(e.origin.pid, e.origin.rank) for e in f.evidence} == {(4242, 2)}  # a line of pid 4242 is
+
+    # a Ray relay tag's pid is not the relayed process's: the pair comes from torch_npu's header only
+    relay = ["(TaskRunner pid=3000) [ERROR] 2025-05-11-02:14:00 (PID:77120, Device:5, RankID:5) ERR00100 PTA call "
+             "acl api failed", "(TaskRunner pid=3000) " + uce.format(pid=77121, s=1)]
+    (tmp_path / "relay.log").write_text("\n".join(relay) + "\n", encoding="utf-8")
+    f = next(f for f in analyze(tmp_path / "relay.log").findings if f.rule_id == "hw.device-mem-uce")
+    assert [(e.origin.pid, e.origin.rank) for e in f.evidence] == [(3000, None)]
+
+
+def test_an_unexplained_line_takes_its_pids_rank_too(tmp_path):
+    tie = "[ERROR] 2025-05-11-02:14:00 (PID:77120, Device:5, RankID:5) ERR00100 PTA call acl api failed"
+    odd = "[ERROR] RUNTIME(77120,python):2025-05-11-02:14:51.101.512 [odd.cc:1]77321 a failure no rule knows: zqx"
+    (tmp_path / "u.log").write_text(tie + "\n" + odd + "\n", encoding="utf-8")
+    report = analyze(tmp_path / "u.log")
+    line = next(u for u in report.unrecognised if "zqx" in u.text)
+    assert (line.origin.pid, line.origin.rank) == (77120, 5)
+
+
 def test_origins_of_vllm_worker_tags():
     """vllm-project/vllm-ascend#2248 (corpus/hccl-store-key-wait-timeout-gloo): ``(VllmWorker rank=N pid=P)``."""
     log = CORPUS / "hccl-store-key-wait-timeout-gloo" / "log.txt"

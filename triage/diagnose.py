@@ -17,6 +17,7 @@ from triage.compat.versions import is_dev_build
 from triage.compiled import CompiledRule, fill
 from triage.correlate.cluster import verdict
 from triage.correlate.links import Item, explain, incidents
+from triage.correlate.origin import pid_rank_of_line
 from triage.correlate.times import Clock
 from triage.i18n import resolve_lang
 from triage.loader import RuleSet
@@ -215,6 +216,11 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     payload: dict[str, object] = {}
     file_rank = _file_ranks(summary, facts.value("world_size"))
     pid_rank = _pid_ranks(summary)
+    if file_rank or pid_rank:
+        summary = summary.model_copy(update={"unrecognised": [
+            u.model_copy(update={"origin": {**(u.origin or {}), "rank": r}})
+            if (r := _rank_of(u.file, u.origin, file_rank, pid_rank)) is not None else u
+            for u in summary.unrecognised]})
     for h in summary.hits:
         rule = rules.by_id.get(h.rule)
         if rule is None:  # a summary made with other rules (reported by merge)
@@ -373,67 +379,67 @@ def _pid_key(file: int, origin: dict) -> tuple:
 
 
 def _pid_ranks(summary: Summary) -> dict[tuple, int]:
-    """{:func:`_pid_key`: global rank} learned from the lines that state both a pid and a rank
-    (torch_npu's ``(PID:77120, Device:5, RankID:5)``, vLLM's ``(VllmWorker rank=5 pid=77120)``), so
-    a line of the same process that states only its pid (a CANN plog line ``RUNTIME(77120,python)``,
-    ``EE9999: [PID: 77120]``) gets that rank. A pid seen with two ranks (reused after a restart) maps
-    to none."""
+    """{:func:`_pid_key`: global rank} learned from the kept lines where one construct states both a
+    pid and a rank (:func:`~triage.correlate.origin.pid_rank_of_line`: torch_npu's ``(PID:77120,
+    Device:5, RankID:5)``, ``(VllmWorker rank=5 pid=77120)``), so a line of the same process that
+    states only its pid (a CANN plog line ``RUNTIME(77120,python)``, ``EE9999: [PID: 77120]``) gets
+    that rank. Kept lines: each rule's first line per origin, its evidence lines, the unexplained
+    lines. A pid seen there with two ranks (reused after a restart) maps to none."""
     seen: dict[tuple, int | None] = {}
 
-    def note(file: int, origin: dict | None) -> None:
-        if not origin or origin.get("pid") is None or origin.get("rank") is None:
+    def note(file: int, origin: dict | None, text: str) -> None:
+        pair = pid_rank_of_line(text) if "pid" in text.lower() else None
+        if pair is None:
             return
-        k = _pid_key(file, origin)
-        if k in seen and seen[k] != origin["rank"]:
+        pid, rank = pair
+        k = _pid_key(file, {**(origin or {}), "pid": pid})
+        if k in seen and seen[k] != rank:
             seen[k] = None
         else:
-            seen.setdefault(k, origin["rank"])
+            seen.setdefault(k, rank)
 
     for h in summary.hits:
         for o in h.origins:
-            note(o.file, o.origin)
+            note(o.file, o.origin, o.first_text)
         for e in [e for occ in h.occurrences for e in occ] + list(h.last_occurrence or []):
-            note(e.file, e.origin)
+            note(e.file, e.origin, e.text)
     for u in summary.unrecognised:
-        note(u.file, u.origin)
+        note(u.file, u.origin, u.text)
     return {k: r for k, r in seen.items() if r is not None}
 
 
+def _rank_of(file: int, origin: dict | None, file_rank: dict[int, int], pid_rank: dict[tuple, int]) -> int | None:
+    """The rank a line that states none gets: its file's (:func:`_file_ranks`), else its pid's
+    (:func:`_pid_ranks`); None when it states one or none is known."""
+    origin = origin or {}
+    if origin.get("rank") is not None:
+        return None
+    if file in file_rank:
+        return file_rank[file]
+    return pid_rank.get(_pid_key(file, origin)) if origin.get("pid") is not None else None
+
+
 def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tuple, int] | None = None) -> SHits:
-    """``h`` with a rank on the origins and evidence lines that state none: their file's rank
-    (:func:`_file_ranks`), else the rank of their pid (:func:`_pid_ranks`). The finding's ``ranks``, its
-    evidence and the cluster verdict then agree.
+    """``h`` with a rank on the origins and evidence lines that state none (:func:`_rank_of`), so the
+    finding's ``ranks``, its evidence and the cluster verdict agree.
 
     A rank-less origin entry stands for all of a file's rank-less occurrences; it takes its pid's rank
-    only when every rank-less evidence line kept for that file (the first three and the last) names
-    that pid. Entries that come to share a rank are merged."""
+    only when all of them came from that one pid (``mixed_pids`` is false). Entries that come to share
+    a rank are merged (the earliest line's text; the first time known among them)."""
     pid_rank = pid_rank or {}
     if not file_rank and not pid_rank:
         return h
 
-    def rank_of(file: int, origin: dict | None) -> int | None:
-        origin = origin or {}
-        if origin.get("rank") is not None:
-            return None
-        if file in file_rank:
-            return file_rank[file]
-        return pid_rank.get(_pid_key(file, origin)) if origin.get("pid") is not None else None
-
     def with_rank(o, rank: int | None):
         return o if rank is None else o.model_copy(update={"origin": {**(o.origin or {}), "rank": rank}})
 
-    evidence = [e for occ in h.occurrences for e in occ] + list(h.last_occurrence or [])
-    origins = []
-    for o in h.origins:
-        rank = rank_of(o.file, o.origin)
-        if rank is not None and o.file not in file_rank:
-            pids = {(e.origin or {}).get("pid") for e in evidence
-                    if e.file == o.file and (e.origin or {}).get("rank") is None}
-            if pids != {o.origin.get("pid")}:
-                rank = None  # the entry also counts lines of other (or unknown) processes
-        origins.append(with_rank(o, rank))
+    def entry_rank(o: SOrigin) -> int | None:
+        if o.file not in file_rank and o.mixed_pids:
+            return None
+        return _rank_of(o.file, o.origin, file_rank, pid_rank)
+
     merged: dict[tuple, SOrigin] = {}
-    for o in origins:
+    for o in (with_rank(o, entry_rank(o)) for o in h.origins):
         have = merged.get(o.key())
         if have is None:
             merged[o.key()] = o
@@ -442,12 +448,16 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
         merged[o.key()] = first.model_copy(update={
             "count": have.count + o.count, "last_line": max(have.last_line, o.last_line),
             "time": first.time if first.time is not None else other.time,
-            "peer": first.peer if first.peer is not None else other.peer})
+            "peer": first.peer if first.peer is not None else other.peer,
+            "mixed_pids": have.mixed_pids or o.mixed_pids or have.origin.get("pid") != o.origin.get("pid")})
+
+    def line(e):
+        return with_rank(e, _rank_of(e.file, e.origin, file_rank, pid_rank))
+
     return h.model_copy(update={
         "origins": list(merged.values()),
-        "occurrences": [[with_rank(e, rank_of(e.file, e.origin)) for e in occ] for occ in h.occurrences],
-        "last_occurrence": ([with_rank(e, rank_of(e.file, e.origin)) for e in h.last_occurrence]
-                            if h.last_occurrence else h.last_occurrence)})
+        "occurrences": [[line(e) for e in occ] for occ in h.occurrences],
+        "last_occurrence": [line(e) for e in h.last_occurrence] if h.last_occurrence else h.last_occurrence})
 
 
 def _first_line(it: Item | None, payload: dict) -> tuple[int, int] | None:

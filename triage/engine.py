@@ -91,6 +91,7 @@ class _OriginState:
     first_text: str
     time: STime | None
     peer: int | None
+    mixed_pids: bool = False  # a rank-less entry that counts lines of more than one (or an unknown) pid
 
 
 @dataclass
@@ -156,7 +157,8 @@ class _Read:
                 captures=state.captures, occurrences=[_evidence(o) for o in state.occurrences],
                 last_occurrence=_evidence(state.last_occurrence) if state.last_occurrence else None,
                 origins=[SOrigin(file=0, origin=o.origin.as_dict(), count=o.count, first_line=o.first_line,
-                                 last_line=o.last_line, first_text=o.first_text, time=o.time, peer=o.peer)
+                                 last_line=o.last_line, first_text=o.first_text, time=o.time, peer=o.peer,
+                                 mixed_pids=o.mixed_pids)
                          for o in state.origins.values()]))
         facts = []
         for name, best in self.facts._best.items():
@@ -466,6 +468,8 @@ class Analysis:
         else:
             ostate.count += 1
             ostate.last_line = state.last_line
+            if origin.pid != ostate.origin.pid or origin.pid is None:
+                ostate.mixed_pids = True
             if ostate.peer is None and "ank" in text:
                 ostate.peer = peer_of_line(text)
             if ostate.time is None and ostate.count <= TIME_TRIES:

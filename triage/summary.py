@@ -89,6 +89,9 @@ class SOrigin(_M):
     first_text: str
     time: STime | None = None
     peer: int | None = None
+    #: the entry counts lines of more than one process, or of one whose pid is unknown (a rank-less
+    #: entry then cannot take a rank from its pid; see triage.diagnose._pid_ranks)
+    mixed_pids: bool = False
 
     _origin = field_validator("origin")(classmethod(lambda cls, v: _check_origin(v)))
 
@@ -341,7 +344,9 @@ def merge(summaries: list[Summary]) -> Summary:
                 else:
                     by_key[k] = have.model_copy(update={"count": have.count + o2.count, "last_line": o2.last_line,
                                                         "peer": have.peer if have.peer is not None else o2.peer,
-                                                        "time": have.time if have.time is not None else o2.time})
+                                                        "time": have.time if have.time is not None else o2.time,
+                                                        "mixed_pids": have.mixed_pids or o2.mixed_pids or (
+                                                            have.origin.get("pid") != o2.origin.get("pid"))})
         for u in s.unrecognised:
             k = (u.kind, u.key)
             if k not in unrec and len(unrec) < MAX_UNRECOGNISED_KEYS:

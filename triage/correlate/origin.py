@@ -195,6 +195,26 @@ def origin_of_line(raw: str) -> Origin:
     return Origin(node, rank, dp, tp, device, pid, group, group_rank)
 
 
+def pid_rank_of_line(raw: str) -> tuple[int, int] | None:
+    """(pid, global rank) when one construct of the line states both: torch_npu's ``(PID:77120,
+    Device:5, RankID:5)`` or a process tag ``(VllmWorker rank=5 pid=77120)`` leading the line. A pid
+    and a rank from different places (a Ray relay tag's pid beside a relayed ``[rank5]:`` or torch_npu
+    header) are no pair: the relay prints for other processes."""
+    if "PID:" in raw:
+        m = _TORCH_NPU.search(raw)
+        if m and _int(m.group(3)) is not None:
+            return int(m.group(1)), int(m.group(3))
+    paren = raw.find("(", 0, 160)
+    if paren >= 0 and (paren == 0 or _TAG_LEAD.match(raw).end() == paren) and "=" in raw[paren:paren + 200]:
+        m = _TAG.match(raw, paren)
+        if m:
+            values = dict(_TAG_FIELD.findall(m.group(2)))
+            pid, rank = _int(values.get("pid")), _int(values.get("rank"))
+            if pid is not None and rank is not None:
+                return pid, rank
+    return None
+
+
 def peer_of_line(raw: str) -> int | None:
     """The peer rank a line names (``remote rank: [24]``, ``dstRank[1]``, ``Waiting peer rank: 4``)."""
     low = raw.lower()
