@@ -135,3 +135,17 @@ def test_drafts_are_refused_in_the_builtin_base(tmp_path, monkeypatch):
         assert any("draft" in p.field for p in exc.problems)
     else:
         raise AssertionError("a draft in the built-in base must not load")
+
+
+def test_a_vllm_critical_line_keeps_a_crashed_log_from_being_called_clean():
+    # the workers' own trace was not pasted: the engine's CRITICAL shutdown line is all that tells the crash
+    log = ("(VllmWorker rank=0 pid=101) INFO 05-02 01:29:53 [model_runner_v1.py:2114] Starting to load model /m\n"
+           "(EngineCore_DP0 pid=99) CRITICAL 05-02 01:31:10 [multiproc_executor.py:49] MultiprocExecutor got "
+           "fatal signal from worker processes, shutting down.\n"
+           "INFO 05-02 01:31:10 [launcher.py:80] a CRITICAL 05-02 01:31:10 [x.py:1] echoed in a message is not one\n")
+    report = triage.explain(log)
+    root = report.root_cause
+    assert root is not None and root.rule_id == "unexplained.fatal-log"
+    assert (root.component, root.layer, root.layer_guessed) == ("vLLM", "framework", True)
+    assert root.first_line == 2 and "got fatal signal from worker processes" in root.cause
+    assert [(u.line, u.kind) for u in report.unrecognised] == [(2, "fatal-log")]

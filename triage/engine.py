@@ -56,8 +56,14 @@ _DETECTOR_CONFIRM = {
     "compile-error": re.compile(r"^\s*\S+:\d+:\d+: (?:fatal )?error: ", re.ASCII),
     # a line of CANN's error stack (printed only on failure): ... failed.[FUNC:x][FILE:y.cc][LINE:n]
     "cann-error-stack": re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", re.ASCII),
+    # on the raw line: normalization drops the vLLM logger prefix that holds the level
+    "fatal-log": re.compile(r"(?:^|\) )CRITICAL \d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)? "
+                            r"(?:\[[\w./<>-]+:\d+\]|[\w./<>-]+:\d+\])", re.ASCII),
 }
-KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4}
+#: Detector kinds confirmed on the raw line rather than the normalized one.
+_RAW_KINDS = frozenset({"fatal-log"})
+KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4,
+             "fatal-log": 5}
 # the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
 # ("Starting vLLM API server ... on http" is printed once the engine is up, after start-up errors
 # it survived: not the start of a run)
@@ -490,7 +496,7 @@ class Analysis:
         (``wrapped``) is kept only when it states a message of its own: a bare wrapper such as
         ``EI9999: Inner Error!`` is shown by its generic finding, never listed, announced or drafted."""
         for kind in sorted(kinds, key=KIND_RANK.__getitem__):
-            if _DETECTOR_CONFIRM[kind].search(view.line):
+            if _DETECTOR_CONFIRM[kind].search(view.raw if kind in _RAW_KINDS else view.line):
                 key = (kind, _MASK.sub("N", view.line)[:300])
                 if key not in read.unrecognised and len(read.unrecognised) < MAX_UNRECOGNISED_KEYS:
                     origin = read.origin(view.raw)

@@ -30,9 +30,9 @@ _NOISE = re.compile(
 _KIND_LABEL = {
     "en": {"python-exception": "a Python exception", "error-code": "an error code line",
            "plog-error": "a CANN plog [ERROR] line", "compile-error": "a compiler error",
-           "cann-error-stack": "a line of CANN's error stack"},
+           "cann-error-stack": "a line of CANN's error stack", "fatal-log": "a vLLM CRITICAL line"},
     "zh": {"python-exception": "Python 异常", "error-code": "错误码行", "plog-error": "CANN plog [ERROR] 行",
-           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行"},
+           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行", "fatal-log": "vLLM CRITICAL 级别日志行"},
 }
 
 
@@ -62,7 +62,7 @@ def _score(u: SUnrecognised) -> int:
     if u.kind == "error-code" and _REASON.search(text):
         return 0
     return {"plog-error": 1, "python-exception": 2, "compile-error": 3, "error-code": 4,
-            "cann-error-stack": 5}.get(u.kind, 6)
+            "cann-error-stack": 5, "fatal-log": 6}.get(u.kind, 7)
 
 
 def pick(lines: list[SUnrecognised]) -> SUnrecognised | None:
@@ -85,6 +85,8 @@ def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
     if u.kind == "python-exception":
         em = _PY_EXC.match(line.strip())
         return (em.group(2) if em else "Python"), "framework"
+    if u.kind == "fatal-log":
+        return "vLLM", "framework"
     code = _CODE.search(line)
     if code:
         c = code.group(1)

@@ -19,6 +19,10 @@ DETECTORS: tuple[tuple[str, str], ...] = (
     ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
     ("compile-error", r":\d+:\d+: (?:fatal )?error: "),
     ("cann-error-stack", r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]"),
+    # vLLM's logger at CRITICAL, which it uses only to say it is going down ("... got fatal signal from
+    # worker processes, shutting down"): the line that tells a crash when the failing worker's own trace
+    # is not in the log
+    ("fatal-log", r"CRITICAL \d\d-\d\d \d\d:\d\d:\d\d"),
     # not an error: the start of a service run (a restart after a failure starts a new attempt)
     ("restart", r"vLLM API server version |Initializing an? (?:V1 )?LLM engine \(v"),
 )
