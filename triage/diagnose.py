@@ -425,7 +425,7 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
 
     A rank-less origin entry stands for all of a file's rank-less occurrences; it takes its pid's rank
     only when all of them came from that one pid (``mixed_pids`` is false). Entries that come to share
-    a rank are merged (the earliest line's text; the first time known among them)."""
+    a rank are joined (:meth:`~triage.summary.SOrigin.joined`)."""
     pid_rank = pid_rank or {}
     if not file_rank and not pid_rank:
         return h
@@ -441,15 +441,7 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
     merged: dict[tuple, SOrigin] = {}
     for o in (with_rank(o, entry_rank(o)) for o in h.origins):
         have = merged.get(o.key())
-        if have is None:
-            merged[o.key()] = o
-            continue
-        first, other = (have, o) if have.first_line <= o.first_line else (o, have)
-        merged[o.key()] = first.model_copy(update={
-            "count": have.count + o.count, "last_line": max(have.last_line, o.last_line),
-            "time": first.time if first.time is not None else other.time,
-            "peer": first.peer if first.peer is not None else other.peer,
-            "mixed_pids": have.mixed_pids or o.mixed_pids or have.origin.get("pid") != o.origin.get("pid")})
+        merged[o.key()] = o if have is None else have.joined(o)
 
     def line(e):
         return with_rank(e, _rank_of(e.file, e.origin, file_rank, pid_rank))

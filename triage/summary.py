@@ -102,6 +102,17 @@ class SOrigin(_M):
             return ("rank", self.origin.get("node"), rank, self.file)
         return ("file", self.file)
 
+    def joined(self, other: SOrigin) -> SOrigin:
+        """This entry and ``other`` (the same :meth:`key`) as one: counts added, the earlier first
+        line with its text, the later last line, the first time and peer known; ``mixed_pids`` when
+        either is mixed or their pids differ."""
+        first, later = (self, other) if self.first_line <= other.first_line else (other, self)
+        return first.model_copy(update={
+            "count": self.count + other.count, "last_line": max(self.last_line, other.last_line),
+            "time": first.time if first.time is not None else later.time,
+            "peer": first.peer if first.peer is not None else later.peer,
+            "mixed_pids": self.mixed_pids or other.mixed_pids or self.origin.get("pid") != other.origin.get("pid")})
+
     def rank_key(self) -> tuple | None:
         """(node, rank) when the rank is known: the same rank across files."""
         rank = self.origin.get("rank")
@@ -342,11 +353,7 @@ def merge(summaries: list[Summary]) -> Summary:
                     if len(by_key) < MAX_ORIGINS:
                         by_key[k] = o2
                 else:
-                    by_key[k] = have.model_copy(update={"count": have.count + o2.count, "last_line": o2.last_line,
-                                                        "peer": have.peer if have.peer is not None else o2.peer,
-                                                        "time": have.time if have.time is not None else o2.time,
-                                                        "mixed_pids": have.mixed_pids or o2.mixed_pids or (
-                                                            have.origin.get("pid") != o2.origin.get("pid"))})
+                    by_key[k] = have.joined(o2)
         for u in s.unrecognised:
             k = (u.kind, u.key)
             if k not in unrec and len(unrec) < MAX_UNRECOGNISED_KEYS:

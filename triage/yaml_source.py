@@ -46,7 +46,7 @@ def load_yaml(text: str, filename: str) -> YamlDocument:
     try:
         node = loader.get_single_node()
         lines: dict[Path_, int] = {}
-        data = _convert(node, (), lines, loader, filename) if node is not None else None
+        data = _convert(yaml, node, (), lines, loader, filename) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -70,9 +70,8 @@ _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "f
                                                    "timestamp")}
 
 
-def _convert(node: yaml.Node, path: Path_, lines: dict, loader: yaml.SafeLoader, filename: str) -> Any:
-    import yaml
-
+def _convert(yaml, node: yaml.Node, path: Path_, lines: dict, loader: yaml.SafeLoader, filename: str) -> Any:
+    """``node`` as plain data (``yaml``: the module, imported once by :func:`load_yaml`)."""
     lines[path] = node.start_mark.line + 1
     if node.tag not in _PLAIN_TAGS:
         raise YamlProblem(RuleProblem(filename, node.start_mark.line + 1, _dotted(path),
@@ -89,10 +88,10 @@ def _convert(node: yaml.Node, path: Path_, lines: dict, loader: yaml.SafeLoader,
             if key in out:
                 raise YamlProblem(RuleProblem(filename, key_node.start_mark.line + 1, _dotted(path + (key,)),
                                               f"duplicate key `{key}`"))
-            out[key] = _convert(value_node, path + (key,), lines, loader, filename)
+            out[key] = _convert(yaml, value_node, path + (key,), lines, loader, filename)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (i,), lines, loader, filename) for i, item in enumerate(node.value)]
+        return [_convert(yaml, item, path + (i,), lines, loader, filename) for i, item in enumerate(node.value)]
     try:
         return loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:

@@ -136,11 +136,8 @@ def origin_of_line(raw: str) -> Origin:
         m = _TORCH_RANK.search(raw)
         if m:
             rank = int(m.group(1))
-    # a process tag starts the line (after its time/pod/compose/rank prefixes): "(VllmWorker rank=3 pid=1)";
-    # a parenthesis later in the message ("(peer rank=5)") is not the line's own tag
-    paren = raw.find("(", 0, 160)
-    if paren > 0 and _TAG_LEAD.match(raw).end() != paren:
-        paren = -1
+    # a process tag starts the line (after its time/pod/compose/rank prefixes): "(VllmWorker rank=3 pid=1)"
+    paren = _lead_paren(raw)
     if paren >= 0 and "=" in raw[paren:paren + 200]:
         m = _TAG.match(raw, paren)
         if m:
@@ -195,6 +192,16 @@ def origin_of_line(raw: str) -> Origin:
     return Origin(node, rank, dp, tp, device, pid, group, group_rank)
 
 
+def _lead_paren(raw: str) -> int:
+    """Where the line's own process tag (``(VllmWorker rank=3 pid=1)``) may start: the first
+    parenthesis within 160 characters when only time/pod/compose/rank prefixes come before it; -1
+    otherwise (a parenthesis later in the message, ``(peer rank=5)``, is not the line's tag)."""
+    paren = raw.find("(", 0, 160)
+    if paren > 0 and _TAG_LEAD.match(raw).end() != paren:
+        return -1
+    return paren
+
+
 def pid_rank_of_line(raw: str) -> tuple[int, int] | None:
     """(pid, global rank) when one construct of the line states both: torch_npu's ``(PID:77120,
     Device:5, RankID:5)`` or a process tag ``(VllmWorker rank=5 pid=77120)`` leading the line. A pid
@@ -204,8 +211,8 @@ def pid_rank_of_line(raw: str) -> tuple[int, int] | None:
         m = _TORCH_NPU.search(raw)
         if m and _int(m.group(3)) is not None:
             return int(m.group(1)), int(m.group(3))
-    paren = raw.find("(", 0, 160)
-    if paren >= 0 and (paren == 0 or _TAG_LEAD.match(raw).end() == paren) and "=" in raw[paren:paren + 200]:
+    paren = _lead_paren(raw)
+    if paren >= 0:
         m = _TAG.match(raw, paren)
         if m:
             values = dict(_TAG_FIELD.findall(m.group(2)))

@@ -193,12 +193,10 @@ class HyperscanMatcher:
             yield from self._emit(data, block.sep, start, end, line_no, targets)
 
     def _verify(self, hits: list[tuple[int, int]], data, limit: int, sep: bytes) -> list[tuple[int, int]]:
-        """Replace the literal hits of each line by the patterns whose regex matches the line (a
-        line with ANSI escapes: the line without them, as the confirmation sees it), once a line;
-        patterns Hyperscan refused as regexes keep every hit of their literals; other hits pass.
-
-        A pattern whose regex matches holds one of its literals, so the line's verified patterns
-        are found by one scan of the line, not by walking each flagged literal's patterns."""
+        """Replace the literal hits of each line by the line's literal-scanned patterns (as
+        :meth:`_line_patterns`, written out here for the hot path: the verified ones once a line, at
+        its first literal hit; a line with ANSI escapes is checked without them, as the confirmation
+        sees it; refused regexes at each hit of their literals); other hits pass."""
         first = self._esc_id + 1
         db = self._verify_db
         refused = self._unverified_of
@@ -225,12 +223,18 @@ class HyperscanMatcher:
                 out.extend((to, i) for i in refused[pid - first])
         return out
 
-    def _holding(self, group: int, matched: set[int] | None) -> Iterator[int]:
-        """The patterns of literal ``group`` that stand on a line whose verified patterns are
-        ``matched`` (None: not checked, all of them); patterns Hyperscan refused always stand."""
-        for i in self._lit_groups[group]:
-            if matched is None or i in matched or i in self._unverified:
-                yield i
+    def _line_patterns(self, line: bytes, groups: list[int]) -> set[int]:
+        """The literal-scanned patterns that stand on ``line``, where the literals of ``groups``
+        were found: those whose regex matches it (one scan of the line: a regex that matches holds
+        one of its literals), and the patterns of those groups Hyperscan refused as regexes; every
+        pattern of the groups when no regex could be checked."""
+        if self._verify_db is None:
+            return {i for g in groups for i in self._lit_groups[g]}
+        found = self._verified(line)
+        if self._unverified_of:
+            for g in groups:
+                found.update(self._unverified_of.get(g, ()))
+        return found
 
     def _verified(self, line: bytes) -> set[int]:
         """The literal-scanned patterns whose regex matches ``line``."""
@@ -285,13 +289,10 @@ class HyperscanMatcher:
         self._db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c: found.add(i))
         found.discard(self._esc_id)
         first = self._esc_id + 1
-        ok = self._verified(line) if self._verify_db is not None and any(i >= first for i in found) else None
-        out = set()
-        for i in found:
-            if i < first:
-                out.add(self._target_of[i])
-                continue
-            out.update(self._target_of[j] for j in self._holding(i - first, ok))
+        out = {self._target_of[i] for i in found if i < first}
+        groups = [i - first for i in found if i >= first]
+        if groups:
+            out.update(self._target_of[j] for j in self._line_patterns(line, groups))
         for rx, target in self._slow:
             if rx.search(line):
                 out.add(target)
