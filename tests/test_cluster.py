@@ -317,3 +317,93 @@ def test_origins_of_vllm_worker_tags():
     died = by_rule["generic.worker-process-died"].evidence[0].origin
     assert (died.rank, died.pid) == (2, 4189101)
     assert report.cluster.ranks == [0, 2]
+
+
+# -- a peer wait whose peer failed with an error no rule knows --------------------------------------
+def test_the_peer_a_wait_names_leads_when_its_error_came_first():
+    """vllm-project/vllm-ascend#1565 (corpus/unexplained-vllm-ascend-310p-tp2-peer-unpickling): the
+    worker ``(VllmWorkerProcess pid=176981)`` says it is ``rank 1 in world size 2``; it fails first
+    with an UnpicklingError no rule knows, and rank 0 fails 119 s later with EI0006 and ``Transport
+    init error ... dst_rank[1]``. The report leads with rank 1's line; rank 0's HCCL errors are its
+    symptoms."""
+    report = analyze(CORPUS / "unexplained-vllm-ascend-310p-tp2-peer-unpickling" / "log.txt")
+    root = report.root_cause
+    assert (root.rule_id, root.first_line, root.ranks) == ("unexplained.python-exception", 68, [1])
+    assert "_pickle.UnpicklingError" in root.title
+    assert "rank 1" in root.cause and "hccl.transport-init-error" in root.cause
+    assert [(e.line, e.origin.pid, e.origin.rank) for e in root.evidence] == [(68, 176981, 1)]  # not rank 0's
+    by_rule = {f.rule_id: f for f in report.findings}
+    assert by_rule["hccl.transport-init-error"].suppressed_by == "unexplained.python-exception"
+    assert by_rule["hccl.socket-establish-timeout"].suppressed_by == "unexplained.python-exception"
+    # the driver's wrappers in the wait's error block are the wait's own
+    assert by_rule["generic.err00100-acl-api-failed"].suppressed_by == "hccl.transport-init-error"
+    zh = analyze(CORPUS / "unexplained-vllm-ascend-310p-tp2-peer-unpickling" / "log.txt", lang="zh").root_cause
+    assert zh.rule_id == "unexplained.python-exception" and "rank 1" in zh.cause and "对端" in zh.cause
+
+
+_WAIT = "".join(f"ERROR 07-01 00:40:04 [engine.py:458] {line}\n" for line in (
+    "[ERROR] 2025-07-01-00:40:04 (PID:500, Device:0, RankID:-1) ERR01100 OPS call acl api failed.",
+    "EI0006: [PID: 500] 2025-07-01-00:40:04.135.732 Getting socket times out. Reason: Remote Rank did not send "
+    "the data in time.",
+    "        Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[0]-"
+    "localUserrank[0]-localIpAddr[10.0.0.1], dst_rank[1]-remoteUserrank[1]-remote_ip_addr[10.0.0.1]"))
+_PEER = ("(VllmWorkerProcess pid=501) INFO 07-01 00:37:33 [parallel_state.py:1065] rank 1 in world size 2 is "
+         "assigned as DP rank 0, PP rank 0, TP rank 1, EP rank 1\n"
+         "(VllmWorkerProcess pid=501) ERROR 07-01 {t} [multiproc_worker_utils.py:239] ValueError: zqx peer broke\n")
+
+
+@pytest.mark.parametrize("when, leads", [("00:38:05", True), ("00:41:00", False)])
+def test_a_wait_yields_only_to_an_earlier_error_of_its_peer(tmp_path, when, leads):
+    (tmp_path / "one.log").write_text(_PEER.format(t=when) + _WAIT, encoding="utf-8")
+    report = analyze(tmp_path / "one.log")
+    assert report.root_cause.rule_id == ("unexplained.python-exception" if leads else "hccl.transport-init-error")
+    if leads:
+        assert report.root_cause.ranks == [1]
+
+
+def test_a_wait_does_not_yield_to_another_logs_rank(tmp_path):
+    """Two logs of unknown nodes: rank 1 of one is not the peer ``dst_rank[1]`` the other waited for."""
+    (tmp_path / "peer.log").write_text(_PEER.format(t="00:38:05"), encoding="utf-8")
+    (tmp_path / "wait.log").write_text(_WAIT, encoding="utf-8")
+    report = analyze([tmp_path / "peer.log", tmp_path / "wait.log"])
+    assert report.root_cause.rule_id == "hccl.transport-init-error"
+
+
+def test_the_pid_rank_pairs_survive_a_split_file_and_a_summary_merge(tmp_path, monkeypatch):
+    """The pairs a file's rank assignment lines state are in its summary, kept when the file is read
+    as byte ranges (``--jobs``) and when summaries are merged."""
+    from triage import parallel
+
+    filler = "".join(f"INFO 07-01 00:38:{i % 60:02d} [x.py:1] filler line {i}\n" for i in range(3000))
+    log = tmp_path / "big.log"
+    log.write_text(_PEER.format(t="00:38:05") + filler + _WAIT, encoding="utf-8")
+    whole = analyze(log)
+    monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
+    runner = CliRunner()
+    split = runner.invoke(app, ["analyze", str(log), "-f", "json", "--jobs", "2"])
+    assert whole.root_cause.rule_id == "unexplained.python-exception"
+    assert json.loads(split.stdout)["root_cause"]["rule_id"] == whole.root_cause.rule_id
+    summ = runner.invoke(app, ["analyze", str(log), "-f", "summary"])
+    assert json.loads(summ.stdout)["files"][0]["pid_ranks"] == [[501, 1]]
+    (tmp_path / "s.json").write_text(summ.stdout, encoding="utf-8")
+    merged = runner.invoke(app, ["merge", str(tmp_path / "s.json"), "-f", "json"])
+    assert json.loads(merged.stdout)["root_cause"]["ranks"] == [1]
+
+
+@pytest.mark.parametrize("line, pair", [
+    ("(VllmWorkerProcess pid=176981) INFO 07-01 00:37:33 [parallel_state.py:1065] rank 1 in world size 2 is "
+     "assigned as DP rank 0, PP rank 0, TP rank 1, EP rank 1", (176981, 1)),
+    ("(VllmWorker TP1 pid=21355) INFO 08-25 09:45:01 [parallel_state.py:1102] rank 1 in world size 8 is assigned "
+     "as DP rank 0, PP rank 0, TP rank 1, EP rank 1", (21355, 1)),
+    ("(RayWorkerWrapper pid=1234, ip=10.0.0.2) INFO 01-01 00:00:00 [parallel_state.py:1] vllm-ascend: rank 9 in "
+     "world size 16 is assigned as MLP TP rank 1", (1234, 9)),
+    # the driver prints its own line untagged: no pid, no pair
+    ("INFO 07-01 00:37:33 [parallel_state.py:1065] rank 0 in world size 2 is assigned as DP rank 0", None),
+    # a tag later in the message is not the line's own
+    ("INFO 07-01 00:37:33 [x.py:1] from (VllmWorkerProcess pid=7) rank 3 in world size 4 is assigned as DP", None),
+    ("(VllmWorkerProcess pid=176981) ERROR 07-01 00:38:05 [x.py:1] rank 1 failed", None),
+])
+def test_pid_rank_pairs_from_vllm_rank_assignment_lines(line, pair):
+    from triage.correlate.origin import pid_rank_of_line
+
+    assert pid_rank_of_line(line) == pair

@@ -16,7 +16,7 @@ from triage.compat.checks import TESTS
 from triage.compat.versions import is_dev_build
 from triage.compiled import CompiledRule, fill
 from triage.correlate.cluster import verdict
-from triage.correlate.links import Item, explain, incidents
+from triage.correlate.links import Item, explain, incidents, line_time
 from triage.correlate.origin import pid_rank_of_line
 from triage.correlate.times import Clock
 from triage.i18n import resolve_lang
@@ -252,24 +252,30 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     ranked = sorted(items, key=key)
     best = next((it for it in ranked if it.error_level and it.suppressed_by is None), None)
     lead_line: SUnrecognised | None = None
+    waited: Item | None = None  # a peer wait the lead line explains (see _waited_for)
     if best is None or (best.tier == GENERIC and _is_wrapper(best, payload)):
         # a different line than the wrapper's own: the wrapper already shows its line
         own = _first_line(best, payload)
         lead_line = pick([u for u in summary.unrecognised
                           if not _before_restart(summary, u.file, u.line) and (u.file, u.line) != own])
+    elif best.peer_symptom:
+        lead_line = _waited_for(best, summary, clock)
+        waited = best if lead_line is not None else None
     if lead_line is not None:
         lead = Item(id=f"unexplained.{lead_line.kind}", rule=_Unexplained(f"unexplained.{lead_line.kind}"),
                     pack="unexplained", tier=UNEXPLAINED, position=(lead_line.file, lead_line.line),
                     origins=[SOrigin(file=lead_line.file, origin=lead_line.origin or {}, count=1,
                                      first_line=lead_line.line, last_line=lead_line.line, first_text=lead_line.text,
                                      time=lead_line.time)])
+        if waited is not None:
+            _explain_waits(items, lead, lead_line, clock)
         ranked = sorted([*ranked, lead], key=key)
 
     fact_values = {f.name: f.value for f in summary.facts}
     findings: list[Finding] = []
     for it in ranked:
         if it.pack == "unexplained":
-            findings.append(_unexplained_finding(lead_line, files, lang, summary))
+            findings.append(_unexplained_finding(lead_line, files, lang, summary, waited))
         elif it.pack == "compat":
             findings.append(_check_finding(it, payload[it.id], files, lang))
         else:
@@ -308,6 +314,60 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         notices=notices, matcher=summary.matcher, facts=facts.facts(), compat_digest=knowledge.digest, lang=lang,
         incidents=incident_list, cluster=cluster, earlier_attempts=attempts,
     )
+
+
+#: Unexplained kinds that may be the failure a peer wait waited for: an error of the process itself
+#: (not CANN's call-chain echo, not vLLM's "shutting down" line, which follows a failure).
+_PEER_FAILURE_KINDS = frozenset({"python-exception", "plog-error", "error-code", "compile-error"})
+
+
+def _waits_for(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
+    """Whether the wait occurrence ``o`` (a peer-symptom rule's) came strictly after the unexplained
+    line ``u`` from another process of the same job: it names ``u``'s rank as its peer or states
+    another rank (in the same file, or both on known nodes: rank 1 of two unrelated logs read
+    together is two ranks), or it states no rank and another pid in the same file or node."""
+    mine = clock.comparable(line_time(o.time))
+    theirs = clock.comparable(line_time(u.time))
+    if mine is None or theirs is None or not theirs < mine:
+        return False
+    uo = u.origin or {}
+    u_rank, o_rank = uo.get("rank"), o.origin.get("rank")
+    if u_rank is not None and (o.peer == u_rank or (o_rank is not None and o_rank != u_rank)):
+        return o.file == u.file or (o.origin.get("node") is not None and uo.get("node") is not None)
+    u_pid, o_pid = uo.get("pid"), o.origin.get("pid")
+    return (o_rank is None and u_pid is not None and o_pid is not None and u_pid != o_pid
+            and _pid_key(o.file, o.origin)[:2] == _pid_key(u.file, uo)[:2])
+
+
+def _waited_for(wait: Item, summary: Summary, clock: Clock) -> SUnrecognised | None:
+    """The error a peer wait waited for, when no rule knows it: the earliest unexplained error line
+    that came before every occurrence of ``wait`` (an HCCL timeout or failed link, ``peer_symptom``)
+    on the rank the wait names as its peer, or on another rank or process (vllm-ascend#1565: rank 1's
+    ``_pickle.UnpicklingError`` two minutes before rank 0's ``Transport init error ... dst_rank[1]``).
+    Needs times on both sides and the line's rank or pid; None when the wait has no occurrence."""
+    if not wait.origins:
+        return None
+    found = [u for u in summary.unrecognised
+             if u.kind in _PEER_FAILURE_KINDS and not _before_restart(summary, u.file, u.line)
+             and all(_waits_for(o, u, clock) for o in wait.origins)]
+    found = [u for u in found if pick([u]) is not None]
+    if not found:
+        return None
+    first = min(clock.comparable(line_time(u.time)) for u in found)
+    return pick([u for u in found if clock.comparable(line_time(u.time)) == first])
+
+
+def _explain_waits(items: list[Item], lead: Item, u: SUnrecognised, clock: Clock) -> None:
+    """Mark the occurrences of every peer wait that waited for ``u`` (see :func:`_waits_for`) as
+    explained by ``lead``; a wait whose every occurrence is becomes its symptom."""
+    for it in items:
+        if not it.peer_symptom or it.suppressed_by is not None:
+            continue
+        for o in it.origins:
+            if o.key() not in it.explained and _waits_for(o, u, clock):
+                it.explained[o.key()] = lead.id
+        if it.origins and all(o.key() in it.explained for o in it.origins):
+            it.suppressed_by = lead.id
 
 
 def _before_restart(summary: Summary, file: int, line: int) -> bool:
@@ -384,14 +444,17 @@ def _pid_ranks(summary: Summary) -> dict[tuple, int]:
     Device:5, RankID:5)``, ``(VllmWorker rank=5 pid=77120)``), so a line of the same process that
     states only its pid (a CANN plog line ``RUNTIME(77120,python)``, ``EE9999: [PID: 77120]``) gets
     that rank. Kept lines: each rule's first line per origin, its evidence lines, the unexplained
-    lines. A pid seen there with two ranks (reused after a restart) maps to none."""
+    lines; and the pairs each file's vLLM rank assignment lines stated (:attr:`SFile.pid_ranks`). A pid
+    seen with two ranks (reused after a restart) maps to none."""
     seen: dict[tuple, int | None] = {}
 
     def note(file: int, origin: dict | None, text: str) -> None:
-        pair = pid_rank_of_line(text) if "pid" in text.lower() else None
-        if pair is None:
+        got = pid_rank_of_line(text) if "pid" in text.lower() else None
+        if got is None:
             return
-        pid, rank = pair
+        pair(file, origin, *got)
+
+    def pair(file: int, origin: dict | None, pid: int, rank: int) -> None:
         k = _pid_key(file, {**(origin or {}), "pid": pid})
         if k in seen and seen[k] != rank:
             seen[k] = None
@@ -405,6 +468,9 @@ def _pid_ranks(summary: Summary) -> dict[tuple, int]:
             note(e.file, e.origin, e.text)
     for u in summary.unrecognised:
         note(u.file, u.origin, u.text)
+    for i, f in enumerate(summary.files):
+        for pid, rank in f.pid_ranks:
+            pair(i, {"node": f.node}, pid, rank)
     return {k: r for k, r in seen.items() if r is not None}
 
 
@@ -503,10 +569,13 @@ def _check_finding(it: Item, data: dict, files: list[str | None], lang: str) -> 
         confidence=confidence_of(check))
 
 
-def _unexplained_finding(u: SUnrecognised, files: list[str | None], lang: str, summary: Summary) -> Finding:
+def _unexplained_finding(u: SUnrecognised, files: list[str | None], lang: str, summary: Summary,
+                         waited: Item | None = None) -> Finding:
     component, layer = component_and_layer(u)
-    title, cause, fix = texts(u, lang, component)
-    same = [x for x in summary.unrecognised if x.kind == u.kind]
+    title, cause, fix = texts(u, lang, component, waited_by=waited.id if waited is not None else None)
+    same = [x for x in summary.unrecognised if x.kind == u.kind
+            and (waited is None or (x.file, (x.origin or {}).get("pid"), (x.origin or {}).get("rank"))
+                 == (u.file, (u.origin or {}).get("pid"), (u.origin or {}).get("rank")))]
     evidence = [Evidence(file=files[x.file], line=x.line, text=x.text,
                          origin=Origin(**x.origin) if x.origin else Origin())
                 for x in sorted(same, key=lambda x: (x.file, x.line)) if x is u or len(same) <= 3][:3]

@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 from triage.compat import Knowledge, load_compat
 from triage.compiled import CompiledRule, MatchTimeout
-from triage.correlate.origin import EMPTY, Origin, origin_of_line, origin_of_path, peer_of_line
+from triage.correlate.origin import EMPTY, Origin, origin_of_line, origin_of_path, peer_of_line, pid_rank_of_line
 from triage.correlate.times import Clock, LineTime, iso, time_of_line
 from triage.facts import MAX_READ_PER_BLOCK, CompiledExtractor, FactStore
 from triage.loader import RuleSet
@@ -30,6 +30,7 @@ from triage.summary import (
     EVIDENCE_FIRST,
     MAX_KEPT,
     MAX_ORIGINS,
+    MAX_PID_RANKS,
     MAX_UNRECOGNISED_KEYS,
     SClock,
     SEvidence,
@@ -73,6 +74,9 @@ _MASK = re.compile(r"\d+")
 #: that communicator: HCCL's ``[HcclCommInitRootInfo] rank[3] rankSize[16]``, MindIE's ``rank:1, rankSize:4``.
 COMM_RANK_EXTRACTOR = "hccl.rank-size"
 _COMM_RANK_BYTES = re.compile(rb"\brank\s*[\[:=]\s*(\d{1,6})\]?\s*,?\s*rankSize\s*[\[:=]\s*(\d{1,6})")
+#: The compat extractor of vLLM's ``rank N in world size M is assigned as`` (the world size), whose
+#: lines, under a worker's process tag, pair that worker's pid with its global rank.
+PID_RANK_EXTRACTOR = "vllm.rank-in-world-size"
 #: Confirmations remembered per analysis (the memo is emptied when full), and the longest line
 #: remembered (characters).
 MEMO_SIZE = 8192
@@ -141,6 +145,8 @@ class _Read:
         #: when none was seen), and whether two ranks were seen at that size (see summary.combine_comm)
         self.comm_rank: list[int] | None = None
         self.comm_conflict = False
+        #: distinct [pid, global rank] pairs stated by the file's rank assignment lines
+        self.pid_ranks: list[list[int]] = []
         self._origin_of: tuple[str | None, Origin] = (None, EMPTY)
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
@@ -176,7 +182,7 @@ class _Read:
             triage_version=_triage_version(), rules_digest=analysis.rules.digest,
             compat_digest=analysis.knowledge.digest, host=analysis.host,
             files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
-                         comm_rank=self.comm_rank, comm_conflict=self.comm_conflict,
+                         comm_rank=self.comm_rank, comm_conflict=self.comm_conflict, pid_ranks=self.pid_ranks,
                          restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
             hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
             notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),
@@ -227,6 +233,9 @@ class Analysis:
         #: the extractor whose lines state a process's rank in its HCCL communicator (``rank[3] rankSize[16]``)
         self._comm_extractor = next((k for k, ex in enumerate(self.knowledge.extractors)
                                      if ex.id == COMM_RANK_EXTRACTOR), None)
+        #: the extractor whose lines pair a worker's pid with its rank (``rank 1 in world size 2 ...``)
+        self._pid_rank_extractor = next((k for k, ex in enumerate(self.knowledge.extractors)
+                                         if ex.id == PID_RANK_EXTRACTOR), None)
         base = len(self._rules) + len(DETECTORS)
         for k, ex in enumerate(self.knowledge.extractors):
             for pattern, is_after in ((ex.regex, False), (ex.after, True)):
@@ -351,6 +360,8 @@ class Analysis:
                 k, is_after = self._fact_targets[d - len(DETECTORS)]
                 if k == self._comm_extractor:
                     self._comm_rank(read, raw)
+                elif k == self._pid_rank_extractor:
+                    self._pid_rank(read, raw)
                 if not self._fact_has_after[k]:
                     read.facts.queue(k, 0, file, line_no, raw)
                     continue
@@ -435,6 +446,14 @@ class Analysis:
         # a line that changes nothing (a plog repeats its rank for every communicator) is not decoded
         if new != now and origin_of_line(decode_line(raw)).rank is None:
             read.comm_rank, read.comm_conflict = new
+
+    @staticmethod
+    def _pid_rank(read: _Read, raw: bytes) -> None:
+        """Note the (pid, rank) pair a worker's rank assignment line states (see
+        :func:`~triage.correlate.origin.pid_rank_of_line`)."""
+        pair = pid_rank_of_line(decode_line(raw))
+        if pair is not None and list(pair) not in read.pid_ranks and len(read.pid_ranks) < MAX_PID_RANKS:
+            read.pid_ranks.append(list(pair))
 
     def _start(self, read: _Read, line_no: int, view: LineView) -> None:
         """A service start-up line: after an error-level finding it starts a new attempt."""

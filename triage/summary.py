@@ -26,6 +26,8 @@ MAX_ORIGINS = 4096
 MAX_UNRECOGNISED_KEYS = 1000
 MAX_KEPT = 100
 MAX_OTHERS = 5
+#: Distinct (pid, rank) pairs kept per file (:attr:`SFile.pid_ranks`).
+MAX_PID_RANKS = 4096
 
 
 class _M(BaseModel):
@@ -185,6 +187,11 @@ class SFile(_M):
     comm_conflict: bool = False
     """Whether lines of this file state two ranks in communicators of that largest size (several
     processes in one file): the file then has no rank."""
+    pid_ranks: list[list[int]] = Field(default_factory=list)
+    """Distinct ``[pid, global rank]`` pairs stated by vLLM's rank assignment lines under a worker's
+    process tag (``(VllmWorkerProcess pid=176981) ... rank 1 in world size 2 is assigned as``): the
+    diagnosis gives that rank to the pid's other lines. A pid with two ranks (reused after a restart)
+    gets none."""
 
 
 def combine_comm(a: list[int] | None, a_conflict: bool, b: list[int] | None,
@@ -321,6 +328,8 @@ def merge(summaries: list[Summary]) -> Summary:
                 out.files[-1] = prev.model_copy(update={
                     "lines": prev.lines + f.lines, "restarts": restarts[-MAX_KEPT:],
                     "comm_rank": comm, "comm_conflict": conflict,
+                    "pid_ranks": prev.pid_ranks + [p for p in f.pid_ranks if p not in prev.pid_ranks][
+                        :max(0, MAX_PID_RANKS - len(prev.pid_ranks))],
                     "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
             else:
                 fmap.append(len(out.files))

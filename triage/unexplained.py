@@ -106,8 +106,19 @@ def core_of(text: str, limit: int = 80) -> str:
     return core[:limit].rstrip()
 
 
-def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[str]]:
-    """(title, cause, fix steps) of the finding an unexplained line becomes."""
+def _who(u: SUnrecognised, lang: str) -> str:
+    """"rank 1" / "process 176981" (the line's rank, else its pid), for the texts."""
+    origin = u.origin or {}
+    if origin.get("rank") is not None:
+        return f"rank {origin['rank']}"
+    if origin.get("pid") is not None:
+        return f"进程 {origin['pid']}" if lang == "zh" else f"process {origin['pid']}"
+    return "另一个进程" if lang == "zh" else "another process"
+
+
+def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = None) -> tuple[str, str, list[str]]:
+    """(title, cause, fix steps) of the finding an unexplained line becomes; ``waited_by``: the id of
+    the peer wait (an HCCL timeout on another rank) that came after it and waited for it."""
     msg = message(u)
     core = core_of(msg)
     kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
@@ -115,8 +126,15 @@ def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[s
     if lang == "zh":
         title = (f"未被规则识别的错误：{short}" if u.kind == "python-exception"
                  else f"未被规则识别的错误（{component}）：{short}")
-        cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误（{kind}，由 {component} 打印）："
-                 f"“{msg}”。请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
+        if waited_by is not None:
+            cause = (f"triage 的规则库里没有规则认识这一行，但它是 {_who(u, 'zh')} 的错误"
+                     f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个进程的 {waited_by} 之前；"
+                     "那个进程等的正是它（把它的 rank 列为对端，或是同一作业中更晚失败的另一个进程）。"
+                     "请把这一行当作最可能的原因，HCCL 的等待或建链失败只是它的后果。层级是根据打印模块推断的。")
+        else:
+            cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误"
+                     f"（{kind}，由 {component} 打印）：“{msg}”。"
+                     "请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
         fix = [f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。",
                f"查看完整日志中它之前的几行，以及 plog（`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`），"
                "找到最早出现的错误。",
@@ -124,9 +142,16 @@ def texts(u: SUnrecognised, lang: str, component: str) -> tuple[str, str, list[s
     else:
         title = (f"An error no rule knows: {short}" if u.kind == "python-exception"
                  else f"An error no rule knows ({component}): {short}")
-        cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
-                 f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
-                 "listed with it only wrap it. The layer is inferred from the module that printed it.")
+        if waited_by is not None:
+            cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {_who(u, 'en')} "
+                     f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} in another "
+                     "process, which was waiting for it (it names this rank as its peer, or is another process of "
+                     "the job that failed later). Read this line as the likely cause and the HCCL wait or failed "
+                     "link as its symptom. The layer is inferred from the module that printed it.")
+        else:
+            cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
+                     f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
+                     "listed with it only wrap it. The layer is inferred from the module that printed it.")
         fix = [f"Search the documentation, error-code reference and issue tracker of {component} for the stable part "
                f"of the message: `{core}`.",
                f"Read the lines just before it in the full log and in the plog "

@@ -10,7 +10,7 @@ A finding is a symptom (``suppressed_by``) only when *every* occurrence of it is
   happen after it (times compared as :mod:`triage.correlate.times` allows; without comparable
   times, causes come before symptoms);
 * or, for a generic finding (a wrapper such as ``ERR00100`` or ``EZ9999``, or a code-dictionary
-  lookup), by a specific error whose lines are in the same error block: the same file, from
+  lookup), by a specific error (a wait included) whose lines are in the same error block: the same file, from
   :data:`BLOCK_BEFORE` lines before the cause's first line to :data:`BLOCK_AFTER` lines after its
   last one (the codes CANN and torch_npu print around one failure are parts of it).
 
@@ -105,9 +105,12 @@ def explain(items: list[Item], clock: Clock) -> None:
         if cause.suppressed_by is not None:
             continue
         targets = [by_id[t] for t in cause.suppresses if t in by_id and t != cause.id]
-        peer_cause = (cause.tier == 0 and cause.error_level and not cause.peer_symptom and not cause.is_global)
-        if peer_cause:
-            targets += [it for it in items if (it.peer_symptom or it.tier == 2) and it is not cause
+        # a specific error explains waits on other ranks; any specific error (a wait too) explains the
+        # generic wrappers printed in its error block
+        block_cause = cause.tier == 0 and cause.error_level and not cause.is_global
+        peer_cause = block_cause and not cause.peer_symptom
+        if block_cause:
+            targets += [it for it in items if ((peer_cause and it.peer_symptom) or it.tier == 2) and it is not cause
                         and it.id not in cause.suppresses]
         for target in targets:
             if target.suppressed_by is not None:
@@ -123,7 +126,7 @@ def explain(items: list[Item], clock: Clock) -> None:
                       and any(c.origin.get("rank") not in (None, o.origin["rank"]) and _not_after(clock, c, o)
                               for c in cause.origins)):
                     target.explained[k] = cause.id
-                elif target.tier == 2 and peer_cause and any(in_block(c, o) for c in cause.origins):
+                elif target.tier == 2 and block_cause and any(in_block(c, o) for c in cause.origins):
                     target.explained[k] = cause.id
             if target.origins and all(o.key() in target.explained for o in target.origins):
                 target.suppressed_by = Counter(target.explained.values()).most_common(1)[0][0]

@@ -88,6 +88,8 @@ _TORCH_NPU = re.compile(r"\(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\)")
 _PLOG = re.compile(r"\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] [A-Za-z_][\w-]*\((\d+),[^)]*\):")
 # CANN error-manager block: "EI0002: [PID: 159] 2025-..."
 _PID_BRACKET = re.compile(r"\[PID: ?(\d+)\]")
+# vLLM's rank assignment line, printed by each worker for itself (the rank is torch.distributed's)
+_ASSIGNED = re.compile(r"\brank (\d{1,6}) in world size \d{1,6} is assigned as ")
 # kubectl logs --prefix: [pod/vllm-0/vllm]; docker compose: "svc-1  | "
 _KUBECTL = re.compile(r"^(?:\d{4}-\d\d-\d\dT\S+ )?\[pod/([^\]/\s]+)(?:/[^\]\s]*)?\] ")
 # a compose service name has a digit, '-' or '_' (vllm-1, npu_worker): never a bare log level
@@ -203,23 +205,34 @@ def _lead_paren(raw: str) -> int:
 
 
 def pid_rank_of_line(raw: str) -> tuple[int, int] | None:
-    """(pid, global rank) when one construct of the line states both: torch_npu's ``(PID:77120,
-    Device:5, RankID:5)`` or a process tag ``(VllmWorker rank=5 pid=77120)`` leading the line. A pid
-    and a rank from different places (a Ray relay tag's pid beside a relayed ``[rank5]:`` or torch_npu
-    header) are no pair: the relay prints for other processes."""
+    """(pid, global rank) when the line's own process states both: torch_npu's ``(PID:77120,
+    Device:5, RankID:5)``; a process tag ``(VllmWorker rank=5 pid=77120)`` leading the line; or a
+    leading tag with the pid on vLLM's own rank assignment line, ``(VllmWorkerProcess pid=176981)
+    INFO ... rank 1 in world size 2 is assigned as DP rank 0, ...`` (printed by each worker for
+    itself: vllm ``distributed/parallel_state.py``, and vllm-ascend's ``vllm-ascend: rank %s in
+    world size %s is assigned as``). A pid and a rank from different places (a Ray relay tag's pid
+    beside a relayed ``[rank5]:`` or torch_npu header) are no pair: the relay prints for other
+    processes; a Ray actor's tag, ``(RayWorkerWrapper pid=1, ip=...)``, is the printing actor's own."""
     if "PID:" in raw:
         m = _TORCH_NPU.search(raw)
         if m and _int(m.group(3)) is not None:
             return int(m.group(1)), int(m.group(3))
     paren = _lead_paren(raw)
-    if paren >= 0:
-        m = _TAG.match(raw, paren)
-        if m:
-            values = dict(_TAG_FIELD.findall(m.group(2)))
-            pid, rank = _int(values.get("pid")), _int(values.get("rank"))
-            if pid is not None and rank is not None:
-                return pid, rank
-    return None
+    if paren < 0:
+        return None
+    m = _TAG.match(raw, paren)
+    if m:
+        values = dict(_TAG_FIELD.findall(m.group(2)))
+        pid, rank, end = _int(values.get("pid")), _int(values.get("rank")), m.end()
+    else:
+        w = _VLLM_WORKER_TP.match(raw, paren)
+        if w is None:
+            return None
+        pid, rank, end = int(w.group(2)), None, w.end()
+    if pid is not None and rank is None and "in world size" in raw:
+        a = _ASSIGNED.search(raw, end)
+        rank = int(a.group(1)) if a else None
+    return (pid, rank) if pid is not None and rank is not None else None
 
 
 def peer_of_line(raw: str) -> int | None:
