@@ -7,7 +7,8 @@
 Sections (``--only``):
 
 * ``jobs``: a bundle of 2 nodes x 8 ranks, 16 files of ``--file-size`` (30M) each: ``--jobs 2``
-  against ``--jobs 1`` (target: <= 0.6x), and the machine's own limit: two ``--jobs 1`` processes at
+  against ``--jobs 1`` (target: <= 0.6x), the start-up (a one-line log) and the start-up that target
+  would need, and the machine's own limit: two ``--jobs 1`` processes at
   once, a node each (no pool, no merge);
 * ``grep``: one ``--big`` (1G) log (``loggen.py``, the log of bench.py): ``triage analyze`` (``--jobs 2``
   and ``--jobs 1``) against ``grep -E -f`` over the rules' patterns (target: <= 0.5x). grep is first
@@ -181,10 +182,16 @@ def main() -> int:
         both = (" ".join(f"{h} & p{i}=$!;" for i, h in enumerate(halves))
                 + " rc=0; " + " ".join(f"wait $p{i} || [ $? -eq 1 ] || rc=2;" for i in range(len(halves)))
                 + " exit $rc")
+        # The serial part no pool can share: a process's start-up (imports, rules, matcher), timed on a
+        # one-line log that yields nothing
+        one_line = work / "one-line.log"
+        one_line.write_text("INFO nothing to report here\n", encoding="utf-8")
         tools = [DirTool("triage --jobs 1", [*tri, str(root), "--format", "json", "--jobs", "1"], env, inputs, check),
                  DirTool("triage --jobs 2", [*tri, str(root), "--format", "json", "--jobs", "2"], env, inputs, check),
                  DirTool("two --jobs 1 at once, a node each", ["sh", "-c", both], env, inputs,
-                         lambda tool, res: res["rc"] and log(f"WARNING {tool.name} exit {res['rc']}"))]
+                         lambda tool, res: res["rc"] and log(f"WARNING {tool.name} exit {res['rc']}")),
+                 DirTool("start-up: triage on a one-line log", [*tri, str(one_line), "--format", "json"], env,
+                         [one_line], lambda tool, res: res["rc"] and log(f"WARNING {tool.name} exit {res['rc']}"))]
         out(f"\n## Bundle: 2 nodes x 8 ranks, {len(inputs)} files, {truth['bytes']:,} bytes ({loadavg()})\n")
         rows = run_section("jobs", tools, truth["bytes"], "triage --jobs 1")
         r, pr = ratio_rows(rows, "triage --jobs 2", "triage --jobs 1")
@@ -194,6 +201,15 @@ def main() -> int:
         out(f"\n--jobs 2 / --jobs 1: **{r:.2f}x** (per round {pr:.2f}x; target <= 0.6x); {summary_of(tools[1])}")
         out(f"two independent --jobs 1 processes at once, a node each / --jobs 1: {lim:.2f}x (per round {plim:.2f}x): "
             "what this machine allows two processes, with no pool and no merge")
+        med = {row["tool"]: row["median_s"] for row in rows}
+        s0, j1, j2 = med["start-up: triage on a one-line log"], med["triage --jobs 1"], med["triage --jobs 2"]
+        shared, whole = j2 - s0, j1 - s0  # the reading with two jobs and with one, start-up taken out
+        need = (shared - 0.6 * whole) / 0.4  # the start-up s at which (s + shared) / (s + whole) = 0.6
+        results["jobs_startup"] = {"startup_s": s0, "without_startup": shared / whole, "startup_needed_s": need}
+        out(f"start-up (a one-line log): {s0:.2f} s of --jobs 1's {j1:.2f} s; start-up taken out of both, --jobs 2 / "
+            f"--jobs 1 would be {shared / whole:.2f}x (two jobs read {whole / shared:.2f}x as fast as one); "
+            + (f"the 0.6x target needs a start-up of at most {need:.2f} s" if need > 0 else
+               "that alone misses the 0.6x target: the reading itself does not scale enough"))
         same = [t.report for t in tools if getattr(t, "report", None)]
         for rep in same:
             rep.pop("matcher", None)

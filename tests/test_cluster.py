@@ -369,23 +369,62 @@ def test_a_wait_does_not_yield_to_another_logs_rank(tmp_path):
     assert report.root_cause.rule_id == "hccl.transport-init-error"
 
 
+_API = ("(APIServer pid=47000) ERROR 07-01 00:20:11 [serving_chat.py:257] jinja2.exceptions.TemplateError: "
+        "Conversation roles must alternate user/assistant\n")
+_PLOG_WAIT = ("EI0006: [PID: 500] 2025-07-01-00:40:04.935.732 Getting socket times out. Reason: Remote Rank did not "
+              "send the data in time.\n")
+_UNTIMED_WAIT = ("        Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[0]-"
+                 "localUserrank[0]-localIpAddr[10.0.0.1], dst_rank[1]-remoteUserrank[1]-remote_ip_addr[10.0.0.1]\n")
+_RESTART = "INFO 07-01 00:39:00 [api_server.py:1] vLLM API server version 0.9.1\n"
+_NEW_RANK1 = ("(VllmWorkerProcess pid=601) INFO 07-01 00:39:10 [parallel_state.py:1065] rank 1 in world size 2 is "
+              "assigned as DP rank 0, PP rank 0, TP rank 1, EP rank 1\n")
+
+
+@pytest.mark.parametrize("text, root", [
+    # an API server's error (a process with no rank) 20 minutes before: not the peer
+    (_API + _WAIT, "hccl.transport-init-error"),
+    # the wait's first occurrence has no time of its own and comes before the line
+    (_PEER.splitlines(keepends=True)[0] + _UNTIMED_WAIT + _PEER.splitlines(keepends=True)[1].format(t="00:38:05")
+     + _WAIT, "hccl.transport-init-error"),
+    # the same second: vLLM's whole seconds against the plog's fraction are no order
+    (_PEER.format(t="00:40:04") + _PLOG_WAIT, "hccl.socket-establish-timeout"),
+    # rank 1 restarted as pid 601 before the wait: pid 501's error belongs to the earlier run
+    (_PEER.format(t="00:38:05") + _RESTART + _NEW_RANK1 + _WAIT, "hccl.transport-init-error"),
+    # more than an hour before the wait
+    (_PEER.format(t="00:38:05").replace("00:37:33", "23:00:00").replace(" 07-01 00:38:05", " 06-30 23:10:00") + _WAIT,
+     "hccl.transport-init-error"),
+    # a Kubernetes prefix: the pair is keyed by the line's own node, as the error line is
+    ("".join(f"[pod/vllm-0/vllm] {line}\n" for line in (_PEER.format(t="00:38:05") + _WAIT).splitlines()),
+     "unexplained.python-exception"),
+])
+def test_which_earlier_lines_a_wait_yields_to(tmp_path, text, root):
+    (tmp_path / "w.log").write_text(text, encoding="utf-8")
+    report = analyze(tmp_path / "w.log")
+    assert report.root_cause.rule_id == root
+    if root.startswith("unexplained."):
+        assert report.root_cause.ranks == [1]
+
+
 def test_the_pid_rank_pairs_survive_a_split_file_and_a_summary_merge(tmp_path, monkeypatch):
-    """The pairs a file's rank assignment lines state are in its summary, kept when the file is read
-    as byte ranges (``--jobs``) and when summaries are merged."""
+    """The pairs a file's rank assignment lines state are in its summary and kept when the file is
+    read as byte ranges (``--jobs``): here the assignment line is in a later piece than the first."""
     from triage import parallel
 
-    filler = "".join(f"INFO 07-01 00:38:{i % 60:02d} [x.py:1] filler line {i}\n" for i in range(3000))
+    filler = "".join(f"INFO 07-01 00:30:{i % 60:02d} [x.py:1] filler line {i}\n" for i in range(3000))
     log = tmp_path / "big.log"
-    log.write_text(_PEER.format(t="00:38:05") + filler + _WAIT, encoding="utf-8")
+    log.write_text(filler + _PEER.format(t="00:38:05") + _WAIT, encoding="utf-8")
     whole = analyze(log)
-    monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
-    runner = CliRunner()
-    split = runner.invoke(app, ["analyze", str(log), "-f", "json", "--jobs", "2"])
     assert whole.root_cause.rule_id == "unexplained.python-exception"
-    assert json.loads(split.stdout)["root_cause"]["rule_id"] == whole.root_cause.rule_id
-    summ = runner.invoke(app, ["analyze", str(log), "-f", "summary"])
-    assert json.loads(summ.stdout)["files"][0]["pid_ranks"] == [[501, 1]]
-    (tmp_path / "s.json").write_text(summ.stdout, encoding="utf-8")
+    monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
+    from triage.sources import expand
+
+    pieces = parallel.plan(expand([str(log)]))
+    assert len(pieces) >= 2 and pieces[0].end <= len(filler.encode())  # the pair is not in the first piece
+    runner = CliRunner()
+    split = runner.invoke(app, ["analyze", str(log), "-f", "summary", "--jobs", "2"])
+    summary = json.loads(split.stdout)
+    assert summary["files"][0]["pid_ranks"] == [[501, 1, None]]
+    (tmp_path / "s.json").write_text(split.stdout, encoding="utf-8")
     merged = runner.invoke(app, ["merge", str(tmp_path / "s.json"), "-f", "json"])
     assert json.loads(merged.stdout)["root_cause"]["ranks"] == [1]
 

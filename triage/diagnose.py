@@ -2,7 +2,8 @@
 
 The reduce step: fact checks are reasoned from the facts, findings are ranked (:mod:`triage.rank`),
 symptoms are linked to their causes origin by origin (:mod:`triage.correlate.links`), an
-unexplained error line leads when only generic wrappers fired (:mod:`triage.unexplained`), origins
+unexplained error line leads when only generic wrappers fired, or when it is the earlier error of the
+rank the leading peer wait waited for (:mod:`triage.unexplained`), origins
 are grouped into incidents and, over several ranks or nodes, the cluster verdict is drawn
 (:mod:`triage.correlate.cluster`). Texts are filled in the report's language.
 """
@@ -259,7 +260,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         lead_line = pick([u for u in summary.unrecognised
                           if not _before_restart(summary, u.file, u.line) and (u.file, u.line) != own])
     elif best.peer_symptom:
-        lead_line = _waited_for(best, summary, clock)
+        lead_line = _waited_for(best, summary, clock, pid_rank)
         waited = best if lead_line is not None else None
     if lead_line is not None:
         lead = Item(id=f"unexplained.{lead_line.kind}", rule=_Unexplained(f"unexplained.{lead_line.kind}"),
@@ -268,7 +269,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
                                      first_line=lead_line.line, last_line=lead_line.line, first_text=lead_line.text,
                                      time=lead_line.time)])
         if waited is not None:
-            _explain_waits(items, lead, lead_line, clock)
+            _explain_waits(items, lead, lead_line, clock, waited)
         ranked = sorted([*ranked, lead], key=key)
 
     fact_values = {f.name: f.value for f in summary.facts}
@@ -319,55 +320,101 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
 #: Unexplained kinds that may be the failure a peer wait waited for: an error of the process itself
 #: (not CANN's call-chain echo, not vLLM's "shutting down" line, which follows a failure).
 _PEER_FAILURE_KINDS = frozenset({"python-exception", "plog-error", "error-code", "compile-error"})
+#: How long before a wait its peer's failure may be (s): the longest default HCCL wait
+#: (``HCCL_EXEC_TIMEOUT`` 1836 s; torch's process-group timeout 1800 s) with margin. An older error
+#: belongs to another attempt or to nothing the wait saw.
+PEER_WAIT_WINDOW = 3600
 
 
 def _waits_for(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
-    """Whether the wait occurrence ``o`` (a peer-symptom rule's) came strictly after the unexplained
-    line ``u`` from another process of the same job: it names ``u``'s rank as its peer or states
-    another rank (in the same file, or both on known nodes: rank 1 of two unrelated logs read
-    together is two ranks), or it states no rank and another pid in the same file or node."""
-    mine = clock.comparable(line_time(o.time))
-    theirs = clock.comparable(line_time(u.time))
-    if mine is None or theirs is None or not theirs < mine:
-        return False
+    """Whether the wait occurrence ``o`` (a peer-symptom rule's) may have waited for the unexplained
+    line ``u``: ``u`` states a rank (its own, or its pid's) and ``o`` names that rank as its peer or
+    states another one; ``u`` came at least a whole second earlier (vLLM prints whole seconds, a plog
+    fractions) and at most :data:`PEER_WAIT_WINDOW` earlier, and earlier in the file when both are in
+    one file (a wait's time may come from a later occurrence); and both are in one file, or both on
+    known nodes (rank 1 of two unrelated logs read together is two ranks)."""
     uo = u.origin or {}
     u_rank, o_rank = uo.get("rank"), o.origin.get("rank")
-    if u_rank is not None and (o.peer == u_rank or (o_rank is not None and o_rank != u_rank)):
-        return o.file == u.file or (o.origin.get("node") is not None and uo.get("node") is not None)
-    u_pid, o_pid = uo.get("pid"), o.origin.get("pid")
-    return (o_rank is None and u_pid is not None and o_pid is not None and u_pid != o_pid
-            and _pid_key(o.file, o.origin)[:2] == _pid_key(u.file, uo)[:2])
+    if u_rank is None or not (o.peer == u_rank or (o_rank is not None and o_rank != u_rank)):
+        return False
+    if o.file == u.file:
+        if not u.line < o.first_line:
+            return False
+    elif o.origin.get("node") is None or uo.get("node") is None:
+        return False
+    mine = clock.comparable(line_time(o.time))
+    theirs = clock.comparable(line_time(u.time))
+    if mine is None or theirs is None:
+        return False
+    gap = (mine.replace(microsecond=0) - theirs.replace(microsecond=0)).total_seconds()
+    return 1 <= gap <= PEER_WAIT_WINDOW
 
 
-def _waited_for(wait: Item, summary: Summary, clock: Clock) -> SUnrecognised | None:
-    """The error a peer wait waited for, when no rule knows it: the earliest unexplained error line
-    that came before every occurrence of ``wait`` (an HCCL timeout or failed link, ``peer_symptom``)
-    on the rank the wait names as its peer, or on another rank or process (vllm-ascend#1565: rank 1's
-    ``_pickle.UnpicklingError`` two minutes before rank 0's ``Transport init error ... dst_rank[1]``).
-    Needs times on both sides and the line's rank or pid; None when the wait has no occurrence."""
+def _waited_for(wait: Item, summary: Summary, clock: Clock, pid_rank: dict[tuple, int]) -> SUnrecognised | None:
+    """The error a peer wait waited for, when no rule knows it: an unexplained error line that may
+    have been waited for by every occurrence of ``wait`` (an HCCL timeout or failed link, a store or
+    broadcast wait: a ``peer_symptom`` rule; see :func:`_waits_for`), the rank the wait names as its
+    peer first, then the earliest (vllm-ascend#1565: rank 1's ``_pickle.UnpicklingError`` two minutes
+    before rank 0's ``Transport init error ... dst_rank[1]``). A line whose rank came from its pid is
+    passed over when several pids held that rank (a restart gave the rank to a new process). None
+    when the wait has no occurrence or no line qualifies."""
     if not wait.origins:
         return None
+    holders: dict[tuple, set[int]] = {}
+    for k, r in pid_rank.items():
+        holders.setdefault((k[0], k[1], r), set()).add(k[2])
+    peers = {o.peer for o in wait.origins if o.peer is not None}
+
+    def stale(u: SUnrecognised) -> bool:
+        origin = u.origin or {}
+        if origin.get("pid") is None:
+            return False
+        k = _pid_key(u.file, origin)
+        return k in pid_rank and len(holders.get((k[0], k[1], pid_rank[k]), ())) > 1
+
     found = [u for u in summary.unrecognised
              if u.kind in _PEER_FAILURE_KINDS and not _before_restart(summary, u.file, u.line)
-             and all(_waits_for(o, u, clock) for o in wait.origins)]
-    found = [u for u in found if pick([u]) is not None]
+             and all(_waits_for(o, u, clock) for o in wait.origins) and not stale(u) and pick([u]) is not None]
     if not found:
         return None
-    first = min(clock.comparable(line_time(u.time)) for u in found)
-    return pick([u for u in found if clock.comparable(line_time(u.time)) == first])
+    named = [u for u in found if (u.origin or {}).get("rank") in peers]
+    found = named or found
+    first = min(clock.comparable(line_time(u.time)).replace(microsecond=0) for u in found)
+    return pick([u for u in found if clock.comparable(line_time(u.time)).replace(microsecond=0) == first])
 
 
-def _explain_waits(items: list[Item], lead: Item, u: SUnrecognised, clock: Clock) -> None:
-    """Mark the occurrences of every peer wait that waited for ``u`` (see :func:`_waits_for`) as
-    explained by ``lead``; a wait whose every occurrence is becomes its symptom."""
+def _explain_waits(items: list[Item], lead: Item, u: SUnrecognised, clock: Clock, wait: Item) -> None:
+    """Mark the occurrences of the peer waits that followed ``u`` as explained by ``lead``: those of
+    ``wait`` (the leading wait, which :func:`_waits_for` tied to ``u``) and, once that tie holds, those
+    of the other waits that came after ``u`` in another process (:func:`_later_elsewhere`: EI0006 with
+    only its pid beside the failed link that names the peer). A wait whose every occurrence is
+    explained becomes its symptom."""
     for it in items:
         if not it.peer_symptom or it.suppressed_by is not None:
             continue
         for o in it.origins:
-            if o.key() not in it.explained and _waits_for(o, u, clock):
+            if o.key() not in it.explained and (_waits_for(o, u, clock) if it is wait else
+                                                _later_elsewhere(o, u, clock)):
                 it.explained[o.key()] = lead.id
         if it.origins and all(o.key() in it.explained for o in it.origins):
             it.suppressed_by = lead.id
+
+
+def _later_elsewhere(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
+    """Whether the wait occurrence ``o`` came after ``u`` (as :func:`_waits_for` times it) in the same
+    file from another process: it states no rank or another one, and no pid or another one."""
+    uo = u.origin or {}
+    if o.file != u.file or not u.line < o.first_line:
+        return False
+    if o.origin.get("rank") == uo.get("rank") or (o.origin.get("pid") is not None
+                                                  and o.origin.get("pid") == uo.get("pid")):
+        return False
+    mine = clock.comparable(line_time(o.time))
+    theirs = clock.comparable(line_time(u.time))
+    if mine is None or theirs is None:
+        return False
+    gap = (mine.replace(microsecond=0) - theirs.replace(microsecond=0)).total_seconds()
+    return 1 <= gap <= PEER_WAIT_WINDOW
 
 
 def _before_restart(summary: Summary, file: int, line: int) -> bool:
@@ -469,8 +516,8 @@ def _pid_ranks(summary: Summary) -> dict[tuple, int]:
     for u in summary.unrecognised:
         note(u.file, u.origin, u.text)
     for i, f in enumerate(summary.files):
-        for pid, rank in f.pid_ranks:
-            pair(i, {"node": f.node}, pid, rank)
+        for pid, rank, node in f.pid_ranks:
+            pair(i, {"node": node}, pid, rank)
     return {k: r for k, r in seen.items() if r is not None}
 
 

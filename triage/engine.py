@@ -145,8 +145,8 @@ class _Read:
         #: when none was seen), and whether two ranks were seen at that size (see summary.combine_comm)
         self.comm_rank: list[int] | None = None
         self.comm_conflict = False
-        #: distinct [pid, global rank] pairs stated by the file's rank assignment lines
-        self.pid_ranks: list[list[int]] = []
+        #: distinct (pid, global rank, node) stated by the file's rank assignment lines
+        self.pid_ranks: list[tuple[int, int, str | None]] = []
         self._origin_of: tuple[str | None, Origin] = (None, EMPTY)
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
@@ -449,11 +449,16 @@ class Analysis:
 
     @staticmethod
     def _pid_rank(read: _Read, raw: bytes) -> None:
-        """Note the (pid, rank) pair a worker's rank assignment line states (see
-        :func:`~triage.correlate.origin.pid_rank_of_line`)."""
-        pair = pid_rank_of_line(decode_line(raw))
-        if pair is not None and list(pair) not in read.pid_ranks and len(read.pid_ranks) < MAX_PID_RANKS:
-            read.pid_ranks.append(list(pair))
+        """Note the (pid, rank, node) a worker's rank assignment line states (see
+        :func:`~triage.correlate.origin.pid_rank_of_line`; the node is the line's own, ``[pod/x]`` or
+        Ray's ``ip=``, else its file's)."""
+        text = decode_line(raw)
+        pair = pid_rank_of_line(text)
+        if pair is None:
+            return
+        got = (*pair, read.origin(text).node)
+        if got not in read.pid_ranks and len(read.pid_ranks) < MAX_PID_RANKS:
+            read.pid_ranks.append(got)
 
     def _start(self, read: _Read, line_no: int, view: LineView) -> None:
         """A service start-up line: after an error-level finding it starts a new attempt."""

@@ -26,7 +26,7 @@ MAX_ORIGINS = 4096
 MAX_UNRECOGNISED_KEYS = 1000
 MAX_KEPT = 100
 MAX_OTHERS = 5
-#: Distinct (pid, rank) pairs kept per file (:attr:`SFile.pid_ranks`).
+#: Distinct (pid, rank, node) kept per file (:attr:`SFile.pid_ranks`).
 MAX_PID_RANKS = 4096
 
 
@@ -187,11 +187,11 @@ class SFile(_M):
     comm_conflict: bool = False
     """Whether lines of this file state two ranks in communicators of that largest size (several
     processes in one file): the file then has no rank."""
-    pid_ranks: list[list[int]] = Field(default_factory=list)
-    """Distinct ``[pid, global rank]`` pairs stated by vLLM's rank assignment lines under a worker's
-    process tag (``(VllmWorkerProcess pid=176981) ... rank 1 in world size 2 is assigned as``): the
-    diagnosis gives that rank to the pid's other lines. A pid with two ranks (reused after a restart)
-    gets none."""
+    pid_ranks: list[tuple[int, int, str | None]] = Field(default_factory=list)
+    """Distinct ``[pid, global rank, node]`` stated by vLLM's rank assignment lines under a worker's
+    process tag (``(VllmWorkerProcess pid=176981) ... rank 1 in world size 2 is assigned as``; the node
+    is the line's own or its file's, else null): the diagnosis gives that rank to the pid's other
+    lines. A pid with two ranks (reused after a restart) gets none."""
 
 
 def combine_comm(a: list[int] | None, a_conflict: bool, b: list[int] | None,

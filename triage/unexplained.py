@@ -5,7 +5,9 @@ When the best finding is a generic wrapper (``EI9999: Inner Error!``, ``ERR00100
 (a plog ``[ERROR]`` with its text, an error-code block with a reason, a Python exception with a
 message) leads as a finding of its own, ``unexplained.<kind>``: ranked above the generic wrappers
 and below every specific rule, its layer inferred from the module that printed it (and marked as
-a guess), its cause quoting the line, its fix telling how to find out more.
+a guess), its cause quoting the line, its fix telling how to find out more. Such a line also leads
+over a peer wait (an HCCL timeout or failed link on another rank) when it is the earlier error of
+the rank that wait waited for (see :mod:`triage.diagnose`); its cause then says so.
 """
 
 from __future__ import annotations
@@ -128,9 +130,9 @@ def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = N
                  else f"未被规则识别的错误（{component}）：{short}")
         if waited_by is not None:
             cause = (f"triage 的规则库里没有规则认识这一行，但它是 {_who(u, 'zh')} 的错误"
-                     f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个进程的 {waited_by} 之前；"
-                     "那个进程等的正是它（把它的 rank 列为对端，或是同一作业中更晚失败的另一个进程）。"
-                     "请把这一行当作最可能的原因，HCCL 的等待或建链失败只是它的后果。层级是根据打印模块推断的。")
+                     f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个 rank 的 {waited_by} 之前；"
+                     "那个 rank 等的很可能正是它（把这个 rank 列为对端，或是同一作业中更晚失败的另一个 rank）。"
+                     "请把这一行当作最可能的原因，那次等待、超时或建链失败只是它的后果。层级是根据打印模块推断的。")
         else:
             cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误"
                      f"（{kind}，由 {component} 打印）：“{msg}”。"
@@ -144,10 +146,10 @@ def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = N
                  else f"An error no rule knows ({component}): {short}")
         if waited_by is not None:
             cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {_who(u, 'en')} "
-                     f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} in another "
-                     "process, which was waiting for it (it names this rank as its peer, or is another process of "
-                     "the job that failed later). Read this line as the likely cause and the HCCL wait or failed "
-                     "link as its symptom. The layer is inferred from the module that printed it.")
+                     f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} on another "
+                     "rank, which was likely waiting for it (it names this rank as its peer, or is another rank "
+                     "of the job that failed later). Read this line as the likely cause and that wait, timeout "
+                     "or failed link as its symptom. The layer is inferred from the module that printed it.")
         else:
             cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
                      f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
