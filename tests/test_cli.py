@@ -203,3 +203,37 @@ def test_a_machine_format_run_never_imports_rich(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, timeout=60)
     assert json.loads(proc.stdout)["root_cause"]["rule_id"]
     assert proc.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_the_collector_is_paused_only_for_the_start_up(tmp_path, monkeypatch):
+    """`triage analyze` loads its rules with the garbage collector paused, then collects again (with
+    the start-up's objects frozen) before it reads; importing triage leaves the collector as found."""
+    import gc
+
+    from triage import cli
+
+    log = tmp_path / "x.log"
+    log.write_text("INFO nothing to see\n", encoding="utf-8")
+    states = []
+    real_run = cli._run
+
+    def spy(*args, **kwargs):
+        states.append(gc.isenabled())
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "_run", spy)
+    monkeypatch.setattr(sys, "argv", ["triage", "analyze", str(log), "-f", "json"])
+    try:
+        try:
+            cli.main()
+        except SystemExit as exc:
+            assert exc.code == 0
+        assert states == [False]  # paused until _run starts reading
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    for before in ("gc.disable()", "gc.enable()"):
+        code = f"import gc; {before}; import triage; print(gc.isenabled())"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        assert out.strip() == str(before == "gc.enable()")

@@ -151,6 +151,7 @@ def analyze(
             from triage.fanout import ray_summaries
 
             analysis = Analysis(ruleset, matcher, lang=language)
+            _collect()
             for summary in ray_summaries(paths, rules=rules, disable=disable, address=ray_address,
                                          node_level=node_level, as_text=as_text):
                 analysis.add_summary(summary)
@@ -262,6 +263,8 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     from triage.progress import progress_for
     from triage.render import machine
 
+    _ = analysis.matcher  # built in the paused start-up
+    _collect()
     streaming = follow or any(s.path == "-" for s in sources)
     live = streaming and fmt == "text"
     if live:
@@ -383,7 +386,9 @@ def explain(
     if format.value == "summary":
         raise _fail("explain prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
     try:
-        report = explain_text(body, rules=_load(rules, disable), lang=_lang(lang))
+        loaded = _load(rules, disable)
+        _collect()
+        report = explain_text(body, rules=loaded, lang=_lang(lang))
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
@@ -405,9 +410,27 @@ def version() -> None:
 
 from triage import cli_collect, cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)
 
+#: Commands whose start-up (rules, knowledge, matcher: ~20,000 objects, no garbage) runs with the
+#: garbage collector paused until the reading starts (:func:`_collect`); ~10% of a short run.
+_PAUSED_START = frozenset({"analyze", "explain"})
+
+
+def _collect() -> None:
+    """Start collecting again after a paused start-up; the objects made so far (rules, knowledge,
+    the matcher) are frozen out of the collector's passes (and not touched in forked workers)."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
 
 def main() -> None:
     """Console-script entry point."""
+    if sys.argv[1:2] and sys.argv[1] in _PAUSED_START:
+        import gc
+
+        gc.disable()  # until _collect()
     try:
         app()
     except BrokenPipeError:  # e.g. `triage analyze x | head`
