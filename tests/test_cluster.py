@@ -446,3 +446,25 @@ def test_pid_rank_pairs_from_vllm_rank_assignment_lines(line, pair):
     from triage.correlate.origin import pid_rank_of_line
 
     assert pid_rank_of_line(line) == pair
+
+
+def test_a_task_timeout_is_the_symptom_of_another_ranks_earlier_failure(tmp_path):
+    """107020 (rt.task-timeout) is what a rank prints while its collective waits for a failed peer:
+    rank 2's UCE half an hour before explains rank 3's timeout (Ascend/pytorch#72's maintainer: the
+    cause of such timeouts is on another rank)."""
+    lines = [
+        "[rank2]:[ERROR] 2025-05-11-02:14:50 (PID:4242, Device:2, RankID:2) ERR00100 PTA call acl api failed.",
+        "[ERROR] RUNTIME(4242,python):2025-05-11-02:14:51.101.512 [error_message_manage.cc:65]4243 "
+        "FuncErrorReason:rtStreamSynchronize execution failed, reason=device mem error",
+        "[rank3]:npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:506 NPU function error: "
+        "AclrtSynchronizeDeviceWithTimeout, error code is 107020",
+        "[rank3]:[ERROR] 2025-05-11-02:44:03 (PID:475, Device:3, RankID:3) ERR00100 PTA call acl api failed.",
+        "[rank3]:EH9999: [PID: 475] 2025-05-11-02:44:03.362.493 wait for compute device to finish failed, runtime "
+        "result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+    ]
+    (tmp_path / "t.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = analyze(tmp_path / "t.log")
+    assert (report.root_cause.rule_id, report.root_cause.ranks) == ("hw.device-mem-uce", [2])
+    timeout = next(f for f in report.findings if f.rule_id == "rt.task-timeout")
+    assert (timeout.ranks, timeout.suppressed_by) == ([3], "hw.device-mem-uce")
+    assert report.cluster.first_failure.rank == 2

@@ -149,3 +149,28 @@ def test_a_vllm_critical_line_keeps_a_crashed_log_from_being_called_clean():
     assert (root.component, root.layer, root.layer_guessed) == ("vLLM", "framework", True)
     assert root.first_line == 2 and "got fatal signal from worker processes" in root.cause
     assert [(u.line, u.kind) for u in report.unrecognised] == [(2, "fatal-log")]
+
+
+def test_a_torch_c10_error_line_is_an_unexplained_error():
+    """vllm-project/vllm-ascend#4594 (not cited: the shape only): torch_npu's c10 logger at ERROR,
+    ``[rank1]:[E1201 06:31:02.635343200 compiler_depend.ts:444] message``, one per rank, and nothing a
+    rule knows. The log is not clean: the first rank's line leads, in its own words; the c10 header's
+    unpadded month and its nanoseconds (a monotonic clock, not the second's fraction) give its time;
+    a warning and ProcessGroupHCCL's follow-up lines are not errors of their own."""
+    text = "\n".join([
+        "[rank0]:[W1201 06:30:59.100000000 compiler_depend.ts:1] Warning: a slow path was taken here",
+        "[rank1]:[E1201 06:31:02.635343200 compiler_depend.ts:444] SelfAttentionOperation setup failed!",
+        "[rank1]:[E1201 06:31:02.635400000 ProcessGroupHCCL.cpp:628] Some HCCL operations have failed or timed out. "
+        "Due to the asynchronous nature of ASCEND kernels, subsequent NPU operations might run on corrupted data.",
+        "[rank0]:[E107 06:31:03.000000001 compiler_depend.ts:444] SelfAttentionOperation setup failed!",
+    ])
+    report = triage.explain(text)
+    root = report.root_cause
+    assert (root.rule_id, root.first_line, root.ranks) == ("unexplained.torch-log-error", 2, [1])
+    assert (root.component, root.layer) == ("torch_npu", "framework")
+    assert "SelfAttentionOperation setup failed!" in root.title and "[E1201" not in root.title
+    assert [(u.line, u.kind) for u in report.unrecognised] == [(2, "torch-log-error")]  # one per shape
+    from triage.correlate.times import time_of_line
+
+    assert str(time_of_line(text.splitlines()[1]).when) == "1900-12-01 06:31:02"
+    assert str(time_of_line(text.splitlines()[3]).when) == "1900-01-07 06:31:03"

@@ -319,7 +319,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
 
 #: Unexplained kinds that may be the failure a peer wait waited for: an error of the process itself
 #: (not CANN's call-chain echo, not vLLM's "shutting down" line, which follows a failure).
-_PEER_FAILURE_KINDS = frozenset({"python-exception", "plog-error", "error-code", "compile-error"})
+_PEER_FAILURE_KINDS = frozenset({"python-exception", "plog-error", "error-code", "compile-error", "torch-log-error"})
 #: How long before a wait its peer's failure may be (s): the longest default HCCL wait
 #: (``HCCL_EXEC_TIMEOUT`` 1836 s; torch's process-group timeout 1800 s) with margin. An older error
 #: belongs to another attempt or to nothing the wait saw.

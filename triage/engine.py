@@ -57,14 +57,16 @@ _DETECTOR_CONFIRM = {
     "compile-error": re.compile(r"^\s*\S+:\d+:\d+: (?:fatal )?error: ", re.ASCII),
     # a line of CANN's error stack (printed only on failure): ... failed.[FUNC:x][FILE:y.cc][LINE:n]
     "cann-error-stack": re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", re.ASCII),
+    # torch's c10 logger at ERROR / FATAL, at the start of the line once a [rankN]: prefix is stripped
+    "torch-log-error": re.compile(r"^\[[EF]\d{3,4} \d\d:\d\d:\d\d\.\d{6,9} [^\s\]]+:\d+\] \S", re.ASCII),
     # on the raw line: normalization drops the vLLM logger prefix that holds the level
     "fatal-log": re.compile(r"(?:^|\) )CRITICAL \d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)? "
                             r"(?:\[[\w./<>-]+:\d+\]|[\w./<>-]+:\d+\])", re.ASCII),
 }
 #: Detector kinds confirmed on the raw line rather than the normalized one.
 _RAW_KINDS = frozenset({"fatal-log"})
-KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4,
-             "fatal-log": 5}
+KIND_RANK = {"python-exception": 0, "error-code": 1, "torch-log-error": 2, "compile-error": 3, "cann-error-stack": 4,
+             "plog-error": 5, "fatal-log": 6}
 # the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
 # ("Starting vLLM API server ... on http" is printed once the engine is up, after start-up errors
 # it survived: not the start of a run)
@@ -520,6 +522,8 @@ class Analysis:
         (``wrapped``) is kept only when it states a message of its own: a bare wrapper such as
         ``EI9999: Inner Error!`` is shown by its generic finding, never listed, announced or drafted."""
         for kind in sorted(kinds, key=KIND_RANK.__getitem__):
+            if wrapped and kind == "torch-log-error":
+                continue  # the c10 header marks the level, not a message: the rule that matched explains it
             if _DETECTOR_CONFIRM[kind].search(view.raw if kind in _RAW_KINDS else view.line):
                 key = (kind, _MASK.sub("N", view.line)[:300])
                 if key not in read.unrecognised and len(read.unrecognised) < MAX_UNRECOGNISED_KEYS:
@@ -529,8 +533,8 @@ class Analysis:
                         read.clock.see(when)
                     u = SUnrecognised(file=0, line=line_no, text=view.raw, kind=kind, key=key[1],
                                       origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when))
-                    if wrapped and not says_something(u):
-                        return
+                    if (wrapped or kind == "torch-log-error") and not says_something(u):
+                        return  # a c10 error line is kept only with a message (not its follow-up boilerplate)
                     read.unrecognised[key] = u
                     if self.on_unexplained is not None and key not in self._unexplained_seen:
                         self._unexplained_seen.add(key)

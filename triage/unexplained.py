@@ -26,26 +26,32 @@ _REASON = re.compile(r"(?:Reason|reason)\s*[:=]\s*\[?(.+?)\]?\s*$|reason=\[([^\]
 # lines that carry no message of their own: call-stack echoes and bare wrappers
 _NOISE = re.compile(
     r"^(?:call trace|\[?Error\]?$|Traceback|TraceBack|.{0,6}$)|"
-    r"(?:Inner Error!?|see above|Please check the log|call acl api failed|call hccl api failed)\s*\.?$",
+    r"(?:Inner Error!?|see above|Please check the log|call acl api failed|call hccl api failed)\s*\.?$|"
+    # torch_npu ProcessGroupHCCL's follow-up lines after any failed collective (the failure is above)
+    r"^(?:Some HCCL operations have failed or timed out\.|To avoid data inconsistency, we are taking the entire)",
     re.IGNORECASE)
 
 _KIND_LABEL = {
     "en": {"python-exception": "a Python exception", "error-code": "an error code line",
            "plog-error": "a CANN plog [ERROR] line", "compile-error": "a compiler error",
-           "cann-error-stack": "a line of CANN's error stack", "fatal-log": "a vLLM CRITICAL line"},
+           "cann-error-stack": "a line of CANN's error stack", "fatal-log": "a vLLM CRITICAL line",
+           "torch-log-error": "a torch / torch_npu error log line"},
     "zh": {"python-exception": "Python 异常", "error-code": "错误码行", "plog-error": "CANN plog [ERROR] 行",
-           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行", "fatal-log": "vLLM CRITICAL 级别日志行"},
+           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行", "fatal-log": "vLLM CRITICAL 级别日志行",
+           "torch-log-error": "torch / torch_npu 的错误日志行"},
 }
 
 
 _NOISE_PARTS = re.compile(r"\[PID: ?\d+\]\s*|\s*\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]")
 _STAMP = re.compile(r"(?<=: )\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d(?:\.\d+)*\s*")
+# torch's c10 log header: [E1201 06:31:02.635343200 compiler_depend.ts:444]
+_C10_HEADER = re.compile(r"^\[[FEWIV]\d{3,4} \d\d:\d\d:\d\d\.\d+ [^\s\]]+:\d+\] ")
 
 
 def message(u: SUnrecognised) -> str:
-    """The message a line states: the text after a plog / torch_npu header and process prefixes,
-    without a CANN error block's ``[PID: N]``, its time stamp and ``[FUNC:..][FILE:..][LINE:..]``."""
-    return _STAMP.sub("", _NOISE_PARTS.sub("", message_of(normalize(u.text)))).strip()
+    """The message a line states: the text after a plog / torch_npu / c10 log header and process
+    prefixes, without a CANN error block's ``[PID: N]``, its time stamp and ``[FUNC:..][FILE:..][LINE:..]``."""
+    return _STAMP.sub("", _NOISE_PARTS.sub("", _C10_HEADER.sub("", message_of(normalize(u.text))))).strip()
 
 
 def says_something(u: SUnrecognised) -> bool:
@@ -63,7 +69,7 @@ def _score(u: SUnrecognised) -> int:
     text = message(u)
     if u.kind == "error-code" and _REASON.search(text):
         return 0
-    return {"plog-error": 1, "python-exception": 2, "compile-error": 3, "error-code": 4,
+    return {"plog-error": 1, "torch-log-error": 1, "python-exception": 2, "compile-error": 3, "error-code": 4,
             "cann-error-stack": 5, "fatal-log": 6}.get(u.kind, 7)
 
 
@@ -89,6 +95,8 @@ def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
         return (em.group(2) if em else "Python"), "framework"
     if u.kind == "fatal-log":
         return "vLLM", "framework"
+    if u.kind == "torch-log-error":
+        return "torch_npu", "framework"
     code = _CODE.search(line)
     if code:
         c = code.group(1)

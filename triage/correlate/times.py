@@ -21,7 +21,9 @@ _PLOG = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)(?:\.(\d{
 _SPACE = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?![\d:])")
 _VLLM = re.compile(r"(?:^|\s|\))(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) "
                    r"(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
-_GLOG = re.compile(r"(?:^|[\s\[:\]])[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{1,6})\b")
+# glog ([E0107 ...], microseconds) and torch's c10 logger ([E107 ...] month*100+day unpadded, then
+# 9 digits of CLOCK_MONOTONIC nanoseconds: not a fraction of the wall-clock second, so dropped)
+_GLOG = re.compile(r"(?:^|[\s\[:\]])[IWEF](\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{1,6}|\d{9})\b")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ def _local_time(text: str) -> tuple[datetime, str] | None:
     m = _GLOG.search(text[:200])
     if m:
         mo, d, h, mi, s, frac = m.groups()
-        return _safe(NO_YEAR, int(mo), int(d), int(h), int(mi), int(s), _micro(frac)), "yearless"
+        micro = 0 if len(frac) == 9 else _micro(frac)
+        return _safe(NO_YEAR, int(mo), int(d), int(h), int(mi), int(s), micro), "yearless"
     return None
 
 

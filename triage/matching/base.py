@@ -23,6 +23,10 @@ DETECTORS: tuple[tuple[str, str], ...] = (
     # worker processes, shutting down"): the line that tells a crash when the failing worker's own trace
     # is not in the log
     ("fatal-log", r"CRITICAL \d\d-\d\d \d\d:\d\d:\d\d"),
+    # PyTorch's c10 logger at ERROR or FATAL, as torch and torch_npu print it (c10/util/Logging.cpp:
+    # "[E" month*100+day " HH:MM:SS." nanoseconds " file:line] "): "[rank1]:[E1201 06:31:02.635343200
+    # compiler_depend.ts:444] SelfAttentionOperation setup failed!"
+    ("torch-log-error", r"\[[EF]\d{3,4} \d\d:\d\d:\d\d\.\d{6,9} "),
     # not an error: the start of a service run (a restart after a failure starts a new attempt)
     ("restart", r"vLLM API server version |Initializing an? (?:V1 )?LLM engine \(v"),
 )
