@@ -468,3 +468,40 @@ def test_a_task_timeout_is_the_symptom_of_another_ranks_earlier_failure(tmp_path
     timeout = next(f for f in report.findings if f.rule_id == "rt.task-timeout")
     assert (timeout.ranks, timeout.suppressed_by) == ([3], "hw.device-mem-uce")
     assert report.cluster.first_failure.rank == 2
+
+
+_TP_CONFIG = ("(EngineCore_DP0 pid=1201) INFO 08-20 10:01:40 [core.py:93] Initializing a V1 LLM engine with config: "
+              "model='/models/m', tensor_parallel_size=2, {extra}enforce_eager=False\n")
+_TP_LINES = ("(VllmWorker TP1 pid=1311) ERROR 08-20 10:02:11 [multiproc_executor.py:962] ValueError: zqx the TP1 "
+             "worker broke in a new way\n"
+             "(VllmWorker TP0 pid=1310) ERROR 08-20 10:04:11 [multiproc_executor.py:962] EI0006: [PID: 1310] "
+             "2025-08-20-10:04:11.135.732 Getting socket times out. Reason: Remote Rank did not send the data in "
+             "time.\n")
+
+
+@pytest.mark.parametrize("extra, ranks", [
+    ("", True),  # one tensor parallel group: a worker's tp index is its rank
+    ("pipeline_parallel_size=2, ", False),  # two stages: TP1 is rank 1 or 3
+])
+def test_a_tp_index_is_the_rank_only_when_the_job_is_one_tp_group(tmp_path, extra, ranks):
+    (tmp_path / "tp.log").write_text(_TP_CONFIG.format(extra=extra) + _TP_LINES, encoding="utf-8")
+    report = analyze(tmp_path / "tp.log")
+    by_rule = {f.rule_id: f for f in report.findings}
+    wait = by_rule["hccl.socket-establish-timeout"]
+    if ranks:
+        assert wait.ranks == [0] and wait.suppressed_by == "unexplained.python-exception"
+        assert (report.root_cause.rule_id, report.root_cause.ranks) == ("unexplained.python-exception", [1])
+        assert report.cluster.ranks == [0, 1]
+    else:
+        assert wait.ranks == [] and report.root_cause.rule_id == "hccl.socket-establish-timeout"
+        assert report.cluster is None
+
+
+def test_a_tp_index_is_no_rank_when_a_line_says_otherwise(tmp_path):
+    # torch_npu's header says global rank 3 inside TP1's tag: a tp index is not the rank here
+    tagged = ("(VllmWorker TP1 pid=1400) ERROR 08-20 10:01:50 [x.py:1] [ERROR] 2025-08-20-10:01:50 (PID:1400, "
+              "Device:1, RankID:3) ERR00100 PTA call acl api failed.\n")
+    text = _TP_CONFIG.format(extra="") + tagged + _TP_LINES
+    (tmp_path / "tp.log").write_text(text, encoding="utf-8")
+    wait = next(f for f in analyze(tmp_path / "tp.log").findings if f.rule_id == "hccl.socket-establish-timeout")
+    assert wait.ranks == []

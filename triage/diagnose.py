@@ -217,16 +217,17 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     payload: dict[str, object] = {}
     file_rank = _file_ranks(summary, facts.value("world_size"))
     pid_rank = _pid_ranks(summary)
-    if file_rank or pid_rank:
+    tp_world = _tp_is_world(summary, facts)
+    if file_rank or pid_rank or tp_world:
         summary = summary.model_copy(update={"unrecognised": [
             u.model_copy(update={"origin": {**(u.origin or {}), "rank": r}})
-            if (r := _rank_of(u.file, u.origin, file_rank, pid_rank)) is not None else u
+            if (r := _rank_of(u.file, u.origin, file_rank, pid_rank, tp_world)) is not None else u
             for u in summary.unrecognised]})
     for h in summary.hits:
         rule = rules.by_id.get(h.rule)
         if rule is None:  # a summary made with other rules (reported by merge)
             continue
-        h = _hits_with_file_rank(h, file_rank, pid_rank)
+        h = _hits_with_file_rank(h, file_rank, pid_rank, tp_world)
         items.append(Item(id=rule.id, rule=rule.rule, pack=rule.pack, tier=tier_of(rule.rule), position=h.first,
                           origins=h.origins,
                           suppresses=frozenset(rule.rule.suppresses),
@@ -521,26 +522,54 @@ def _pid_ranks(summary: Summary) -> dict[tuple, int]:
     return {k: r for k, r in seen.items() if r is not None}
 
 
-def _rank_of(file: int, origin: dict | None, file_rank: dict[int, int], pid_rank: dict[tuple, int]) -> int | None:
+def _tp_is_world(summary: Summary, facts: MergedFacts) -> bool:
+    """Whether a worker's tensor parallel index is its global rank: the job is one tensor parallel
+    group. The log states a tensor parallel size and either a world size equal to it, or no world
+    size, no pipeline parallel size above 1 and no data parallel index; and no line states a rank and
+    a tp index that differ. vLLM then tags workers by tp index only (``(VllmWorker TP1 pid=21355)``,
+    ``Worker_TP2_EP2``)."""
+    tp, world, pp = (facts.value(n) for n in ("tensor_parallel_size", "world_size", "pipeline_parallel_size"))
+    if not (tp and tp.isdigit() and int(tp) > 1):
+        return False
+    if world:
+        if not (world.isdigit() and int(world) == int(tp)):
+            return False
+    elif pp and pp.isdigit() and int(pp) > 1:
+        return False
+    origins = [o.origin for h in summary.hits for o in h.origins] + [u.origin or {} for u in summary.unrecognised]
+    for o in origins:
+        if (not world and o.get("dp") not in (None, 0)) or (
+                o.get("rank") is not None and o.get("tp") is not None and o["rank"] != o["tp"]):
+            return False
+    return True
+
+
+def _rank_of(file: int, origin: dict | None, file_rank: dict[int, int], pid_rank: dict[tuple, int],
+             tp_world: bool = False) -> int | None:
     """The rank a line that states none gets: its file's (:func:`_file_ranks`), else its pid's
-    (:func:`_pid_ranks`); None when it states one or none is known."""
+    (:func:`_pid_ranks`), else its tp index when the job is one tensor parallel group
+    (:func:`_tp_is_world`); None when it states one or none is known."""
     origin = origin or {}
     if origin.get("rank") is not None:
         return None
     if file in file_rank:
         return file_rank[file]
-    return pid_rank.get(_pid_key(file, origin)) if origin.get("pid") is not None else None
+    if origin.get("pid") is not None and (r := pid_rank.get(_pid_key(file, origin))) is not None:
+        return r
+    return origin.get("tp") if tp_world else None
 
 
-def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tuple, int] | None = None) -> SHits:
+def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tuple, int] | None = None,
+                         tp_world: bool = False) -> SHits:
     """``h`` with a rank on the origins and evidence lines that state none (:func:`_rank_of`), so the
     finding's ``ranks``, its evidence and the cluster verdict agree.
 
     A rank-less origin entry stands for all of a file's rank-less occurrences; it takes its pid's rank
-    only when all of them came from that one pid (``mixed_pids`` is false). Entries that come to share
-    a rank are joined (:meth:`~triage.summary.SOrigin.joined`)."""
+    only when all of them came from that one pid (``mixed_pids`` is false), or its tp index's (the
+    tag names the process). Entries that come to share a rank are joined
+    (:meth:`~triage.summary.SOrigin.joined`)."""
     pid_rank = pid_rank or {}
-    if not file_rank and not pid_rank:
+    if not file_rank and not pid_rank and not tp_world:
         return h
 
     def with_rank(o, rank: int | None):
@@ -548,8 +577,8 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
 
     def entry_rank(o: SOrigin) -> int | None:
         if o.file not in file_rank and o.mixed_pids:
-            return None
-        return _rank_of(o.file, o.origin, file_rank, pid_rank)
+            return o.origin.get("tp") if tp_world and (o.origin or {}).get("rank") is None else None
+        return _rank_of(o.file, o.origin, file_rank, pid_rank, tp_world)
 
     merged: dict[tuple, SOrigin] = {}
     for o in (with_rank(o, entry_rank(o)) for o in h.origins):
@@ -557,7 +586,7 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
         merged[o.key()] = o if have is None else have.joined(o)
 
     def line(e):
-        return with_rank(e, _rank_of(e.file, e.origin, file_rank, pid_rank))
+        return with_rank(e, _rank_of(e.file, e.origin, file_rank, pid_rank, tp_world))
 
     return h.model_copy(update={
         "origins": list(merged.values()),

@@ -27,7 +27,8 @@ _PREFIXES = [
     # torch.distributed's per-rank prefix: "[rank3]: RuntimeError: ..." (the rank is read from the raw line)
     re.compile(r"^\[rank\d{1,6}\]: ?"),
     # Ray / vLLM process tags: (EngineCore_DP0 pid=626) (VllmWorker rank=3 pid=1) (RayWorkerWrapper pid=1, ip=x)
-    re.compile(r"^\([A-Za-z_][\w.:-]*(?:,? [A-Za-z_]\w*=[^\s),]+)+\) "),
+    # (VllmWorker TP1 pid=21355): a worker's parallel indexes may follow its name as words of their own
+    re.compile(r"^\([A-Za-z_][\w.:-]*(?: (?:TP|DP|PP|EP|PCP|DCP)\d{1,5})*(?:,? [A-Za-z_]\w*=[^\s),]+)+\) "),
     # vLLM logger: "ERROR 12-05 07:51:00 [core.py:708] " and "INFO 04-18 01:55:45 engine.py:400] "
     re.compile(
         r"^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)? "

@@ -37,6 +37,11 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
     for o in seen or []:
         if o.get("rank") is not None:
             ranked.setdefault((o.get("node"), o["rank"]), o)
+    # a rank seen without a node and on exactly one node is that one rank (the node came from the
+    # path or a prefix some of its lines carry), not two
+    for node, rank in [k for k in ranked if k[0] is None]:
+        if sum(1 for n, r in ranked if r == rank and n is not None) == 1:
+            del ranked[(node, rank)]
     nodes = sorted({o.origin["node"] for it in items for o in it.origins if o.origin.get("node")}
                    | {o["node"] for o in seen or [] if o.get("node")})
     if len(ranked) < 2 and len(nodes) < 2:
