@@ -505,3 +505,47 @@ def test_a_tp_index_is_no_rank_when_a_line_says_otherwise(tmp_path):
     (tmp_path / "tp.log").write_text(text, encoding="utf-8")
     wait = next(f for f in analyze(tmp_path / "tp.log").findings if f.rule_id == "hccl.socket-establish-timeout")
     assert wait.ranks == []
+
+
+def test_a_wait_naming_a_rank_that_waited_first_is_its_symptom(tmp_path):
+    """Rank 0's 107020 task timeout (a wait) at 21:24, rank 1's notify wait for remote rank [0] half an
+    hour later: rank 1's wait is the symptom of rank 0's; the chain leads to rank 0."""
+    lines = [
+        "[rank0]:npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:506 NPU function error: "
+        "AclrtSynchronizeDeviceWithTimeout, error code is 107020",
+        "[rank0]:[ERROR] 2025-07-13-21:24:03 (PID:474, Device:0, RankID:0) ERR00100 PTA call acl api failed.",
+        "[rank0]:EH9999: [PID: 474] 2025-07-13-21:24:03.362.493 wait for compute device to finish failed, runtime "
+        "result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+        "[rank1]:[ERROR] 2025-07-13-21:54:10 (PID:475, Device:1, RankID:1) ERR02200 DIST call hccl api failed.",
+        "[rank1]:EI0002: [PID: 475] 2025-07-13-21:54:10.100.000 The wait execution of the Notify register times "
+        "out. Reason: The Notify register has not received the Notify record from remote rank [0].",
+    ]
+    (tmp_path / "w.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = analyze(tmp_path / "w.log")
+    by_rule = {f.rule_id: f for f in report.findings}
+    assert (report.root_cause.rule_id, report.root_cause.ranks) == ("rt.task-timeout", [0])
+    assert (by_rule["hccl.notify-wait-timeout"].ranks, by_rule["hccl.notify-wait-timeout"].suppressed_by) == (
+        [1], "rt.task-timeout")
+
+
+@pytest.mark.parametrize("layout", ["dp-fact", "two-files", "mixed-entry"])
+def test_a_tp_index_is_no_rank_outside_one_tp_group_in_one_log(tmp_path, layout):
+    config = _TP_CONFIG.format(extra="")
+    if layout == "dp-fact":  # vLLM's non-default args state two data parallel replicas
+        (tmp_path / "a.log").write_text("(APIServer pid=100) INFO 08-20 10:01:00 [utils.py:326] non-default args: "
+                                        "{'model': '/m', 'tensor_parallel_size': 2, 'data_parallel_size': 2}\n"
+                                        + config + _TP_LINES, encoding="utf-8")
+        paths = [tmp_path / "a.log"]
+    elif layout == "two-files":  # two services, each with its own TP0 and TP1
+        first, second = _TP_LINES.splitlines(keepends=True)
+        (tmp_path / "a.log").write_text(config + first, encoding="utf-8")
+        (tmp_path / "b.log").write_text(config + second, encoding="utf-8")
+        paths = [tmp_path / "a.log", tmp_path / "b.log"]
+    else:  # one rank-less entry counts the waits of TP1 and TP0: neither tp speaks for both
+        wait = _TP_LINES.splitlines(keepends=True)[1]
+        (tmp_path / "a.log").write_text(config + wait.replace("TP0 pid=1310", "TP1 pid=1311").replace(
+            "PID: 1310", "PID: 1311") + wait, encoding="utf-8")
+        paths = [tmp_path / "a.log"]
+    report = analyze(paths)
+    wait = next(f for f in report.findings if f.rule_id == "hccl.socket-establish-timeout")
+    assert wait.ranks == [] and wait.suppressed_by is None

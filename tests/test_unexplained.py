@@ -174,3 +174,16 @@ def test_a_torch_c10_error_line_is_an_unexplained_error():
 
     assert str(time_of_line(text.splitlines()[1]).when) == "1900-12-01 06:31:02"
     assert str(time_of_line(text.splitlines()[3]).when) == "1900-01-07 06:31:03"
+
+
+def test_an_earlier_python_exception_leads_over_a_later_c10_error_line():
+    """A c10 ERROR line that follows a rank's exception (another rank's TCPStore check failing once the
+    first is gone) is no better a lead than the exception: the earlier line leads."""
+    report = triage.explain("\n".join([
+        "[rank0]:Traceback (most recent call last):",
+        '[rank0]:  File "/srv/train.py", line 10, in <module>',
+        "[rank0]:ValueError: the tokenizer config has no chat template for this model",
+        '[rank1]:[E1201 06:31:09.635343200 ProcessGroupHCCL.cpp:1515] [PG 0 Rank 1] Failed to check the "should '
+        'dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Connection reset',
+    ]))
+    assert (report.root_cause.rule_id, report.root_cause.first_line) == ("unexplained.python-exception", 3)

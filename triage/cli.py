@@ -263,8 +263,6 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     from triage.progress import progress_for
     from triage.render import machine
 
-    _ = analysis.matcher  # built in the paused start-up
-    _collect()
     streaming = follow or any(s.path == "-" for s in sources)
     live = streaming and fmt == "text"
     if live:
@@ -300,6 +298,8 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     except (ValueError, AttributeError):  # not the main thread, or no SIGTERM on this platform
         previous = None
     try:
+        _ = analysis.matcher  # built in the paused start-up (Ctrl-C meanwhile reports nothing read, no traceback)
+        _collect()
         with progress_for(sources, enabled=not live) as advance:
             if streaming:
                 analysis.on_block = advance

@@ -523,13 +523,17 @@ def _pid_ranks(summary: Summary) -> dict[tuple, int]:
 
 
 def _tp_is_world(summary: Summary, facts: MergedFacts) -> bool:
-    """Whether a worker's tensor parallel index is its global rank: the job is one tensor parallel
-    group. The log states a tensor parallel size and either a world size equal to it, or no world
-    size, no pipeline parallel size above 1 and no data parallel index; and no line states a rank and
-    a tp index that differ. vLLM then tags workers by tp index only (``(VllmWorker TP1 pid=21355)``,
-    ``Worker_TP2_EP2``)."""
-    tp, world, pp = (facts.value(n) for n in ("tensor_parallel_size", "world_size", "pipeline_parallel_size"))
-    if not (tp and tp.isdigit() and int(tp) > 1):
+    """Whether a worker's tensor parallel index is its global rank: the input is one log of a job
+    that is one tensor parallel group. The log states a tensor parallel size above 1, no data
+    parallel size above 1, and either a world size equal to it, or no world size, no pipeline parallel
+    size above 1 and no data parallel index but 0; and no kept line states a rank and a tp index that
+    differ. vLLM then tags workers by tp index only (``(VllmWorker TP1 pid=21355)``, ``Worker_TP2_EP2``).
+    Several inputs never qualify: two services' logs read together each have a TP1."""
+    if len(summary.files) != 1:
+        return False
+    tp, world, pp, dp = (facts.value(n) for n in ("tensor_parallel_size", "world_size", "pipeline_parallel_size",
+                                                  "data_parallel_size"))
+    if not (tp and tp.isdigit() and int(tp) > 1) or (dp and (not dp.isdigit() or int(dp) > 1)):
         return False
     if world:
         if not (world.isdigit() and int(world) == int(tp)):
@@ -565,9 +569,8 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
     finding's ``ranks``, its evidence and the cluster verdict agree.
 
     A rank-less origin entry stands for all of a file's rank-less occurrences; it takes its pid's rank
-    only when all of them came from that one pid (``mixed_pids`` is false), or its tp index's (the
-    tag names the process). Entries that come to share a rank are joined
-    (:meth:`~triage.summary.SOrigin.joined`)."""
+    or tp index only when all of them came from that one pid (``mixed_pids`` is false). Entries that
+    come to share a rank are joined (:meth:`~triage.summary.SOrigin.joined`)."""
     pid_rank = pid_rank or {}
     if not file_rank and not pid_rank and not tp_world:
         return h
@@ -577,7 +580,7 @@ def _hits_with_file_rank(h: SHits, file_rank: dict[int, int], pid_rank: dict[tup
 
     def entry_rank(o: SOrigin) -> int | None:
         if o.file not in file_rank and o.mixed_pids:
-            return o.origin.get("tp") if tp_world and (o.origin or {}).get("rank") is None else None
+            return None  # the entry counts several processes' lines: no one tp or pid speaks for them
         return _rank_of(o.file, o.origin, file_rank, pid_rank, tp_world)
 
     merged: dict[tuple, SOrigin] = {}

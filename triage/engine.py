@@ -65,8 +65,8 @@ _DETECTOR_CONFIRM = {
 }
 #: Detector kinds confirmed on the raw line rather than the normalized one.
 _RAW_KINDS = frozenset({"fatal-log"})
-KIND_RANK = {"python-exception": 0, "error-code": 1, "torch-log-error": 2, "compile-error": 3, "cann-error-stack": 4,
-             "plog-error": 5, "fatal-log": 6}
+KIND_RANK = {"python-exception": 0, "error-code": 1, "compile-error": 2, "cann-error-stack": 3, "plog-error": 4,
+             "torch-log-error": 5, "fatal-log": 6}
 # the start of a service run (confirmed on the normalized line): vLLM's API server and engine banners
 # ("Starting vLLM API server ... on http" is printed once the engine is up, after start-up errors
 # it survived: not the start of a run)

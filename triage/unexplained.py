@@ -69,7 +69,7 @@ def _score(u: SUnrecognised) -> int:
     text = message(u)
     if u.kind == "error-code" and _REASON.search(text):
         return 0
-    return {"plog-error": 1, "torch-log-error": 1, "python-exception": 2, "compile-error": 3, "error-code": 4,
+    return {"plog-error": 1, "python-exception": 2, "torch-log-error": 2, "compile-error": 3, "error-code": 4,
             "cann-error-stack": 5, "fatal-log": 6}.get(u.kind, 7)
 
 

@@ -8,7 +8,8 @@ A finding is a symptom (``suppressed_by``) only when *every* occurrence of it is
 * or, for a rule marked ``peer_symptom`` (HCCL waits, timeouts and failed connections that every
   healthy rank prints when one peer is gone), by a specific error on *another* rank that did not
   happen after it (times compared as :mod:`triage.correlate.times` allows; without comparable
-  times, causes come before symptoms);
+  times, causes come before symptoms), or by a wait of the very rank it names as its peer that did
+  not happen after it (the chain of waits leads to where the cause must be);
 * or, for a generic finding (a wrapper such as ``ERR00100`` or ``EZ9999``, or a code-dictionary
   lookup), by a specific error (a wait included) whose lines are in the same error block: the same file, from
   :data:`BLOCK_BEFORE` lines before the cause's first line to :data:`BLOCK_AFTER` lines after its
@@ -109,9 +110,13 @@ def explain(items: list[Item], clock: Clock) -> None:
         # generic wrappers printed in its error block
         block_cause = cause.tier == 0 and cause.error_level and not cause.is_global
         peer_cause = block_cause and not cause.peer_symptom
+        # a wait that names as its peer a rank that itself waited (rank 1's notify wait for rank 0, whose
+        # task timed out first) is that wait's symptom: the chain leads to where the cause must be
+        wait_cause = block_cause and cause.peer_symptom
+        cause_ranks = {c.origin.get("rank") for c in cause.origins} - {None}
         if block_cause:
-            targets += [it for it in items if ((peer_cause and it.peer_symptom) or it.tier == 2) and it is not cause
-                        and it.id not in cause.suppresses]
+            targets += [it for it in items if (((peer_cause or wait_cause) and it.peer_symptom) or it.tier == 2)
+                        and it is not cause and it.id not in cause.suppresses]
         for target in targets:
             if target.suppressed_by is not None:
                 continue
@@ -125,6 +130,10 @@ def explain(items: list[Item], clock: Clock) -> None:
                 elif (target.peer_symptom and peer_cause and o.origin.get("rank") is not None
                       and any(c.origin.get("rank") not in (None, o.origin["rank"]) and _not_after(clock, c, o)
                               for c in cause.origins)):
+                    target.explained[k] = cause.id
+                elif (target.peer_symptom and wait_cause and o.peer is not None and o.peer in cause_ranks
+                      and o.origin.get("rank") not in cause_ranks
+                      and any(c.origin.get("rank") == o.peer and _not_after(clock, c, o) for c in cause.origins)):
                     target.explained[k] = cause.id
                 elif target.tier == 2 and block_cause and any(in_block(c, o) for c in cause.origins):
                     target.explained[k] = cause.id
