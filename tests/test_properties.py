@@ -124,7 +124,7 @@ _LINE_PREFIXES = [
     "> ", "> > ", "2025-06-01T10:00:00.123456789Z ", "2025-06-01T10:00:00+08:00 ", "[pod/vllm-0/engine] ",
     "[rank3]: ", "[rank12]:", "(VllmWorker rank=3 pid=1201) ", "(RayWorkerWrapper pid=77, ip=10.0.0.2) ",
     "(EngineCore_DP0 pid=626) ", "ERROR 12-05 07:51:00 [core.py:708] ", "INFO 04-18 01:55:45 engine.py:400] ",
-    "WARNING 06-01 10:00:00.123 [worker_v1.py:230] ",
+    "WARNING 06-01 10:00:00.123 [worker_v1.py:230] ", "[default4]:", "(VllmWorker TP1 pid=21355) ",
 ]
 
 
@@ -142,10 +142,10 @@ def test_nested_line_prefixes_are_all_stripped_in_any_order(prefixes, message):
 
 def test_each_line_prefix_pattern_matches_only_its_own_kind():
     # normalize() strips them with one alternation; that is order-free only while no two can match
-    # at the same place (today: each starts with a different character)
+    # at the same place (today: each starts differently)
     from triage.normalize import _PREFIXES
 
-    heads = ["> x", "2025-06-01T10:00:00Z x", "[pod/a/b] x", "[rank1]: x", "(W pid=1) x",
+    heads = ["> x", "2025-06-01T10:00:00Z x", "[pod/a/b] x", "[rank1]: x", "[default1]:x", "(W pid=1) x",
              "INFO 06-01 10:00:00 [a.py:1] x"]
     for i, head in enumerate(heads):
         assert [j for j, rx in enumerate(_PREFIXES) if rx.match(head)] == [i]

@@ -187,3 +187,11 @@ def test_an_earlier_python_exception_leads_over_a_later_c10_error_line():
         'dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Connection reset',
     ]))
     assert (report.root_cause.rule_id, report.root_cause.first_line) == ("unexplained.python-exception", 3)
+
+
+def test_a_c10_error_line_behind_torchruns_tee_prefix():
+    """``torchrun --tee 3`` puts ``[default4]:`` (role and local rank) before each line: stripped, and
+    the ``[rank4]:`` behind it still names the rank."""
+    report = triage.explain("[default4]:[rank4]:[E1201 06:31:02.635343200 compiler_depend.ts:444] "
+                            "SelfAttentionOperation setup failed!")
+    assert (report.root_cause.rule_id, report.root_cause.ranks) == ("unexplained.torch-log-error", [4])

@@ -2,9 +2,9 @@
 
 Removed: Markdown quote markers (``> ``) of a pasted log, ANSI colour codes, docker /
 ``kubectl logs --timestamps`` timestamps, ``kubectl --prefix``
-tags, torch.distributed's ``[rank3]:`` prefix,
-Ray and vLLM process tags such as ``(EngineCore_DP0 pid=626)`` or ``(RayWorkerWrapper pid=123,
-ip=<ip>)``, and vLLM's logger prefix (``ERROR 12-05 07:51:00 [core.py:708]`` and the older
+tags, torch.distributed's ``[rank3]:`` prefix, torchrun's ``--tee`` prefix ``[default4]:``,
+Ray and vLLM process tags such as ``(EngineCore_DP0 pid=626)``, ``(VllmWorker TP1 pid=21355)`` or
+``(RayWorkerWrapper pid=123, ip=<ip>)``, and vLLM's logger prefix (``ERROR 12-05 07:51:00 [core.py:708]`` and the older
 ``ERROR 04-18 01:55:45 engine.py:400]``). ``message`` additionally drops a CANN plog header
 (``[ERROR] RUNTIME(1234,python):2025-06-01-10:00:00.123.456 [stream.cc:123]``) or a torch_npu
 header (``[ERROR] 2024-03-07-01:31:48 (PID:1, Device:0, RankID:-1)``).
@@ -26,6 +26,8 @@ _PREFIXES = [
     re.compile(r"^\[pod/[^\]\s]+\] "),
     # torch.distributed's per-rank prefix: "[rank3]: RuntimeError: ..." (the rank is read from the raw line)
     re.compile(r"^\[rank\d{1,6}\]: ?"),
+    # torchrun --tee / --redirects: "[default4]:" (the role and the *local* rank: no origin of its own)
+    re.compile(r"^\[default\d{1,6}\]: ?"),
     # Ray / vLLM process tags: (EngineCore_DP0 pid=626) (VllmWorker rank=3 pid=1) (RayWorkerWrapper pid=1, ip=x)
     # (VllmWorker TP1 pid=21355): a worker's parallel indexes may follow its name as words of their own
     re.compile(r"^\([A-Za-z_][\w.:-]*(?: (?:TP|DP|PP|EP|PCP|DCP)\d{1,5})*(?:,? [A-Za-z_]\w*=[^\s),]+)+\) "),
@@ -47,8 +49,8 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
 
 
-# All of them, nested in any order, as one match: each starts with a different character (`>`, a
-# digit, `[pod/`, `[rank`, `(`, a level name), so which one strips a prefix never depends on the order.
+# All of them, nested in any order, as one match: each starts differently (`>`, a digit, `[pod/`,
+# `[rank`, `[default`, `(`, a level name), so which one strips a prefix never depends on the order.
 _ALL_PREFIXES = re.compile("(?:" + "|".join(f"(?:{rx.pattern.removeprefix('^')})" for rx in _PREFIXES) + ")*")
 
 

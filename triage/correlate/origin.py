@@ -73,8 +73,9 @@ EMPTY = Origin()
 _FIELDS = tuple(f.name for f in fields(Origin))
 
 _INT = r"(\d{1,6})"
-# torch.distributed's per-rank prefix: "[rank3]: ..." (possibly after a docker timestamp or pod tag)
-_TORCH_RANK = re.compile(r"(?:^|[\s\]|])\[rank" + _INT + r"\]:")
+# torch.distributed's per-rank prefix: "[rank3]: ..." (possibly after a docker timestamp, a pod tag or
+# torchrun's "[default3]:")
+_TORCH_RANK = re.compile(r"(?:^|[\s\]|:])\[rank" + _INT + r"\]:")
 # Ray / vLLM process tags: (VllmWorker rank=3 pid=12), (RayWorkerWrapper pid=1, ip=10.0.0.2),
 # (EngineCore_DP0 pid=626), (Worker_TP3_EP3 pid=9), (VllmWorker TP3 pid=7), (Worker_DP1_TP0 pid=3)
 _TAG = re.compile(r"\(([A-Za-z_][\w.:-]{0,60})((?:,? [A-Za-z_]\w{0,20}=[^\s),]{1,100}){1,6})\)")
@@ -99,7 +100,7 @@ _COMPOSE_NAME = re.compile(r"[\d_-]")
 # what may stand before a process tag at the start of a line: a docker/kubectl time, a pod or
 # compose prefix, a torch rank prefix, ANSI colour
 _TAG_LEAD = re.compile(r"^(?:\x1b\[[0-9;]*m|\d{4}-\d\d-\d\dT\S+ |\[pod/[^\]\s]+\] |[A-Za-z0-9][\w.-]{0,62}\s+\| |"
-                       r"\[rank\d{1,6}\]: ?)*")
+                       r"\[rank\d{1,6}\]: ?|\[default\d{1,6}\]: ?)*")
 # an HCCL communicator and the rank inside it: "group:[hccl_world_group], rankId[3]" / "group[x] ... rank[3]"
 _GROUP = re.compile(r"group(?:Name)?\s*[:=]?\s*\[([^\]]{1,200})\]")
 _GROUP_RANK = re.compile(r"(?<![A-Za-z])(?:rankId|localRank|userRank)\s*[:=]?\s*\[?(\d{1,6})\]?")
