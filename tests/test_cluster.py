@@ -129,6 +129,8 @@ def test_silent_ranks_are_suspects(bundles):
     # the ranks that printed nothing are the suspects, not the ranks that timed out waiting for them
     assert sorted(s.rank for s in cluster.suspects) == truth.silent
     assert cluster.common is False
+    # every reporting rank only waited: no wait is named the first failure
+    assert cluster.waits_only is True and cluster.first_failure is None
     for rule_id in truth.symptoms:
         finding = next(f for f in report.findings if f.rule_id == rule_id)
         assert finding.ranks == truth.symptom_ranks
@@ -549,3 +551,16 @@ def test_a_tp_index_is_no_rank_outside_one_tp_group_in_one_log(tmp_path, layout)
     report = analyze(paths)
     wait = next(f for f in report.findings if f.rule_id == "hccl.socket-establish-timeout")
     assert wait.ranks == [] and wait.suppressed_by is None
+
+
+def test_two_ranks_that_only_timed_out_have_no_first_failure():
+    """Ascend/pytorch#72 (corpus/rt-task-timeout-fsdp-two-ranks): ranks 2 and 3 both hit 107020 and
+    nothing else; the maintainer says to look at the other nodes. The verdict names no first failure
+    and says that every rank here only waited."""
+    report = analyze(CORPUS / "rt-task-timeout-fsdp-two-ranks" / "log.txt")
+    assert report.root_cause.rule_id == "rt.task-timeout"
+    assert (report.cluster.ranks, report.cluster.first_failure, report.cluster.waits_only) == ([2, 3], None, True)
+    from triage import render_text
+
+    assert "No rank here shows a cause" in render_text(report)
+    assert "First failure" not in render_text(report)

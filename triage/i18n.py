@@ -87,6 +87,10 @@ _TEXT: dict[str, dict[str, str]] = {
     "subset": {"en": "{k} of {n} ranks failed with it (node-local: suspect those cards or nodes)",
                "zh": "{n} 个 rank 中有 {k} 个因此失败（局部故障：重点排查这些卡或节点）"},
     "suspect": {"en": "Suspect", "zh": "可疑"},
+    "waits_only": {"en": "No rank here shows a cause: every rank that reported only waited or timed out; the "
+                         "cause is in a log not read here or on a rank that printed nothing (the suspects)",
+                   "zh": "这里没有任何 rank 报出原因：报错的 rank 都只是在等待或超时；原因在未读入的日志里，"
+                         "或在什么都没打印的 rank 上（见可疑 rank）"},
     "rules_digest": {"en": "rules {digest}", "zh": "规则库 {digest}"},
     "compat_digest": {"en": "compat {digest}", "zh": "配套表 {digest}"},
     # Markdown

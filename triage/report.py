@@ -176,6 +176,10 @@ class Cluster(BaseModel):
     symptoms: list[ClusterSymptom] = Field(default_factory=list)
     common: bool = False
     """True when every rank (the world size, when the log states it) failed with the root cause."""
+    waits_only: bool = False
+    """True when no rank here shows a cause: the root cause is a wait (an HCCL, store or task
+    timeout; a ``peer_symptom`` rule) and no specific error fired, so ``first_failure`` is null and the
+    cause is on a rank or node whose log is not here, or one that printed nothing (the suspects)."""
     ranks: list[int] = Field(default_factory=list)
     nodes: list[str] = Field(default_factory=list)
     suspects: list[Suspect] = Field(default_factory=list)

@@ -57,7 +57,9 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
             when = clock.comparable(line_time(o.time))
             if when is not None and (best_time is None or when < best_time):
                 first, best_time = (it, o), when
-    if first is None and root is not None and root.origins:
+    # when every finding is a wait (no cause on any rank here), no wait is named the first failure
+    waits_only = not causes and root is not None and root.peer_symptom
+    if first is None and root is not None and root.origins and not waits_only:
         first = (root, min(root.origins, key=lambda o: (o.file, o.first_line)))
     first_failure = None
     if first is not None:
@@ -103,5 +105,5 @@ def verdict(items: list[Item], root: Item | None, files: list[str | None], clock
                     suspects[o.peer] = Suspect(rank=o.peer, why=f"the peer rank {o.origin.get('rank')} waited for "
                                                                 f"({it.id})")
     return Cluster(origins=len(pairs) or len(nodes), world_size=world_size, first_failure=first_failure,
-                   symptoms=symptoms, common=common, ranks=all_ranks, nodes=nodes,
+                   symptoms=symptoms, common=common, waits_only=waits_only, ranks=all_ranks, nodes=nodes,
                    suspects=sorted(suspects.values(), key=lambda s: s.rank))

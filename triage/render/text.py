@@ -177,7 +177,9 @@ def cluster_lines(report: Report) -> list[str]:
             who = f"{count(n, 'rank')} ({ranks_text(s.ranks)})" if n else t("some_inputs", lang)
         out.append(f"  {t('symptom', lang)}{colon}" + t("symptom_line", lang, who=who, rule=s.rule_id,
                                                               cause=s.caused_by))
-    if report.root_cause is not None and c.ranks:
+    if c.waits_only:
+        out.append("  " + t("waits_only", lang))
+    elif report.root_cause is not None and c.ranks:
         root_ranks = report.root_cause.ranks
         total = c.world_size or len(c.ranks)
         if c.common:
