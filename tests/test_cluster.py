@@ -450,6 +450,17 @@ def test_pid_rank_pairs_from_vllm_rank_assignment_lines(line, pair):
     assert pid_rank_of_line(line) == pair
 
 
+def _task_timeout(rank: int, pid: int, when: str) -> list[str]:
+    """Rank ``rank``'s 107020 task timeout as torch_npu and CANN print it (Ascend/pytorch#72's form)."""
+    return [
+        f"[rank{rank}]:npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:506 NPU function "
+        "error: AclrtSynchronizeDeviceWithTimeout, error code is 107020",
+        f"[rank{rank}]:[ERROR] {when} (PID:{pid}, Device:{rank}, RankID:{rank}) ERR00100 PTA call acl api failed.",
+        f"[rank{rank}]:EH9999: [PID: {pid}] {when}.362.493 wait for compute device to finish failed, runtime "
+        "result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+    ]
+
+
 def test_a_task_timeout_is_the_symptom_of_another_ranks_earlier_failure(tmp_path):
     """107020 (rt.task-timeout) is what a rank prints while its collective waits for a failed peer:
     rank 2's UCE half an hour before explains rank 3's timeout (Ascend/pytorch#72's maintainer: the
@@ -458,11 +469,7 @@ def test_a_task_timeout_is_the_symptom_of_another_ranks_earlier_failure(tmp_path
         "[rank2]:[ERROR] 2025-05-11-02:14:50 (PID:4242, Device:2, RankID:2) ERR00100 PTA call acl api failed.",
         "[ERROR] RUNTIME(4242,python):2025-05-11-02:14:51.101.512 [error_message_manage.cc:65]4243 "
         "FuncErrorReason:rtStreamSynchronize execution failed, reason=device mem error",
-        "[rank3]:npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:506 NPU function error: "
-        "AclrtSynchronizeDeviceWithTimeout, error code is 107020",
-        "[rank3]:[ERROR] 2025-05-11-02:44:03 (PID:475, Device:3, RankID:3) ERR00100 PTA call acl api failed.",
-        "[rank3]:EH9999: [PID: 475] 2025-05-11-02:44:03.362.493 wait for compute device to finish failed, runtime "
-        "result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+        *_task_timeout(3, 475, "2025-05-11-02:44:03"),
     ]
     (tmp_path / "t.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
     report = analyze(tmp_path / "t.log")
@@ -513,11 +520,7 @@ def test_a_wait_naming_a_rank_that_waited_first_is_its_symptom(tmp_path):
     """Rank 0's 107020 task timeout (a wait) at 21:24, rank 1's notify wait for remote rank [0] half an
     hour later: rank 1's wait is the symptom of rank 0's; the chain leads to rank 0."""
     lines = [
-        "[rank0]:npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:506 NPU function error: "
-        "AclrtSynchronizeDeviceWithTimeout, error code is 107020",
-        "[rank0]:[ERROR] 2025-07-13-21:24:03 (PID:474, Device:0, RankID:0) ERR00100 PTA call acl api failed.",
-        "[rank0]:EH9999: [PID: 474] 2025-07-13-21:24:03.362.493 wait for compute device to finish failed, runtime "
-        "result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+        *_task_timeout(0, 474, "2025-07-13-21:24:03"),
         "[rank1]:[ERROR] 2025-07-13-21:54:10 (PID:475, Device:1, RankID:1) ERR02200 DIST call hccl api failed.",
         "[rank1]:EI0002: [PID: 475] 2025-07-13-21:54:10.100.000 The wait execution of the Notify register times "
         "out. Reason: The Notify register has not received the Notify record from remote rank [0].",

@@ -14,21 +14,13 @@ Each returns or yields pydantic models whose JSON is the CLI's ``--format json``
 :func:`render_text` and :func:`render_markdown` turn a report into the CLI's text and Markdown.
 """
 
-import gc as _gc
+from triage.gc_pause import paused as _paused
 
-# Importing triage creates tens of thousands of objects (pydantic models and their validators) and no
-# garbage: the collector's passes meanwhile find nothing and cost ~10% of a CLI start. Paused for the
-# imports only, and left as it was found.
-_collecting = _gc.isenabled()
-_gc.disable()
-try:
+with _paused():  # tens of thousands of objects (pydantic models, validators) and no garbage
     from triage.api import analyze, explain, merge, stream, summarize
     from triage.report import Evidence, Finding, Report, Unrecognised
     from triage.summary import Summary
     from triage.version import __version__
-finally:
-    if _collecting:
-        _gc.enable()
 
 
 def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:

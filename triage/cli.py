@@ -10,6 +10,7 @@ import typer
 
 from triage.console import console
 from triage.errors import EXIT_INPUT, TriageError
+from triage.gc_pause import resume_frozen
 from triage.render import FORMATS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
@@ -151,7 +152,7 @@ def analyze(
             from triage.fanout import ray_summaries
 
             analysis = Analysis(ruleset, matcher, lang=language)
-            _collect()
+            resume_frozen()
             for summary in ray_summaries(paths, rules=rules, disable=disable, address=ray_address,
                                          node_level=node_level, as_text=as_text):
                 analysis.add_summary(summary)
@@ -299,7 +300,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         previous = None
     try:
         _ = analysis.matcher  # built in the paused start-up (Ctrl-C meanwhile reports nothing read, no traceback)
-        _collect()
+        resume_frozen()
         with progress_for(sources, enabled=not live) as advance:
             if streaming:
                 analysis.on_block = advance
@@ -387,7 +388,7 @@ def explain(
         raise _fail("explain prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
     try:
         loaded = _load(rules, disable)
-        _collect()
+        resume_frozen()
         report = explain_text(body, rules=loaded, lang=_lang(lang))
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
@@ -411,18 +412,8 @@ def version() -> None:
 from triage import cli_collect, cli_corpus, cli_rules  # noqa: E402,F401  (register the subcommands)
 
 #: Commands whose start-up (rules, knowledge, matcher: ~20,000 objects, no garbage) runs with the
-#: garbage collector paused until the reading starts (:func:`_collect`); ~10% of a short run.
+#: garbage collector paused until the reading starts (:func:`triage.gc_pause.resume_frozen`).
 _PAUSED_START = frozenset({"analyze", "explain"})
-
-
-def _collect() -> None:
-    """Start collecting again after a paused start-up; the objects made so far (rules, knowledge,
-    the matcher) are frozen out of the collector's passes (and not touched in forked workers)."""
-    import gc
-
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
 
 
 def main() -> None:
@@ -430,7 +421,7 @@ def main() -> None:
     if sys.argv[1:2] and sys.argv[1] in _PAUSED_START:
         import gc
 
-        gc.disable()  # until _collect()
+        gc.disable()  # until resume_frozen()
     try:
         app()
     except BrokenPipeError:  # e.g. `triage analyze x | head`

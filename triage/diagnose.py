@@ -11,6 +11,7 @@ are grouped into incidents and, over several ranks or nodes, the cluster verdict
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from triage.compat import Knowledge
 from triage.compat.checks import TESTS
@@ -36,7 +37,7 @@ from triage.report import (
     Unrecognised,
 )
 from triage.schema import SEVERITIES
-from triage.summary import SEvidence, SFact, SHits, SOrigin, Summary, SUnrecognised
+from triage.summary import SEvidence, SFact, SHits, SOrigin, STime, Summary, SUnrecognised
 from triage.unexplained import component_and_layer, pick, texts
 
 MAX_UNRECOGNISED_SHOWN = 10
@@ -327,6 +328,20 @@ _PEER_FAILURE_KINDS = frozenset({"python-exception", "plog-error", "error-code",
 PEER_WAIT_WINDOW = 3600
 
 
+def _second(t: STime | None, clock: Clock) -> datetime | None:
+    """``t`` on the local clock to the whole second (vLLM prints whole seconds, a plog fractions,
+    c10 none that count), or None when it cannot be compared."""
+    when = clock.comparable(line_time(t))
+    return when.replace(microsecond=0) if when is not None else None
+
+
+def _soon_after(later: STime | None, earlier: STime | None, clock: Clock) -> bool:
+    """Whether ``later`` is at least a whole second and at most :data:`PEER_WAIT_WINDOW` after
+    ``earlier`` (both known and comparable)."""
+    a, b = _second(later, clock), _second(earlier, clock)
+    return a is not None and b is not None and 1 <= (a - b).total_seconds() <= PEER_WAIT_WINDOW
+
+
 def _waits_for(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
     """Whether the wait occurrence ``o`` (a peer-symptom rule's) may have waited for the unexplained
     line ``u``: ``u`` states a rank (its own, or its pid's) and ``o`` names that rank as its peer or
@@ -343,12 +358,7 @@ def _waits_for(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
             return False
     elif o.origin.get("node") is None or uo.get("node") is None:
         return False
-    mine = clock.comparable(line_time(o.time))
-    theirs = clock.comparable(line_time(u.time))
-    if mine is None or theirs is None:
-        return False
-    gap = (mine.replace(microsecond=0) - theirs.replace(microsecond=0)).total_seconds()
-    return 1 <= gap <= PEER_WAIT_WINDOW
+    return _soon_after(o.time, u.time, clock)
 
 
 def _waited_for(wait: Item, summary: Summary, clock: Clock, pid_rank: dict[tuple, int]) -> SUnrecognised | None:
@@ -380,8 +390,8 @@ def _waited_for(wait: Item, summary: Summary, clock: Clock, pid_rank: dict[tuple
         return None
     named = [u for u in found if (u.origin or {}).get("rank") in peers]
     found = named or found
-    first = min(clock.comparable(line_time(u.time)).replace(microsecond=0) for u in found)
-    return pick([u for u in found if clock.comparable(line_time(u.time)).replace(microsecond=0) == first])
+    first = min(_second(u.time, clock) for u in found)
+    return pick([u for u in found if _second(u.time, clock) == first])
 
 
 def _explain_waits(items: list[Item], lead: Item, u: SUnrecognised, clock: Clock, wait: Item) -> None:
@@ -410,12 +420,7 @@ def _later_elsewhere(o: SOrigin, u: SUnrecognised, clock: Clock) -> bool:
     if o.origin.get("rank") == uo.get("rank") or (o.origin.get("pid") is not None
                                                   and o.origin.get("pid") == uo.get("pid")):
         return False
-    mine = clock.comparable(line_time(o.time))
-    theirs = clock.comparable(line_time(u.time))
-    if mine is None or theirs is None:
-        return False
-    gap = (mine.replace(microsecond=0) - theirs.replace(microsecond=0)).total_seconds()
-    return 1 <= gap <= PEER_WAIT_WINDOW
+    return _soon_after(o.time, u.time, clock)
 
 
 def _before_restart(summary: Summary, file: int, line: int) -> bool:

@@ -116,19 +116,11 @@ def core_of(text: str, limit: int = 80) -> str:
     return core[:limit].rstrip()
 
 
-def _who(u: SUnrecognised, lang: str) -> str:
-    """"rank 1" / "process 176981" (the line's rank, else its pid), for the texts."""
-    origin = u.origin or {}
-    if origin.get("rank") is not None:
-        return f"rank {origin['rank']}"
-    if origin.get("pid") is not None:
-        return f"进程 {origin['pid']}" if lang == "zh" else f"process {origin['pid']}"
-    return "另一个进程" if lang == "zh" else "another process"
-
-
 def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = None) -> tuple[str, str, list[str]]:
     """(title, cause, fix steps) of the finding an unexplained line becomes; ``waited_by``: the id of
-    the peer wait (an HCCL timeout on another rank) that came after it and waited for it."""
+    the peer wait (an HCCL timeout on another rank) that came after it and waited for it (the line then
+    states its rank: :func:`triage.diagnose._waits_for` requires one)."""
+    who = f"rank {(u.origin or {}).get('rank')}"
     msg = message(u)
     core = core_of(msg)
     kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
@@ -137,7 +129,7 @@ def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = N
         title = (f"未被规则识别的错误：{short}" if u.kind == "python-exception"
                  else f"未被规则识别的错误（{component}）：{short}")
         if waited_by is not None:
-            cause = (f"triage 的规则库里没有规则认识这一行，但它是 {_who(u, 'zh')} 的错误"
+            cause = (f"triage 的规则库里没有规则认识这一行，但它是 {who} 的错误"
                      f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个 rank 的 {waited_by} 之前；"
                      "那个 rank 等的很可能正是它（把这个 rank 列为对端，或是同一作业中更晚失败的另一个 rank）。"
                      "请把这一行当作最可能的原因，那次等待、超时或建链失败只是它的后果。层级是根据打印模块推断的。")
@@ -153,7 +145,7 @@ def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = N
         title = (f"An error no rule knows: {short}" if u.kind == "python-exception"
                  else f"An error no rule knows ({component}): {short}")
         if waited_by is not None:
-            cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {_who(u, 'en')} "
+            cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {who} "
                      f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} on another "
                      "rank, which was likely waiting for it (it names this rank as its peer, or is another rank "
                      "of the job that failed later). Read this line as the likely cause and that wait, timeout "
