@@ -37,10 +37,10 @@ sys.path.insert(0, str(HERE))
 import ere  # noqa: E402
 import loggen  # noqa: E402
 
-from triage.loader import load_rules  # noqa: E402
+from triage.inputs.reader import BlockReader  # noqa: E402
+from triage.knowledge.loader import load_rules  # noqa: E402
 from triage.matching import choose_matcher  # noqa: E402
 from triage.matching.base import prefilter_patterns  # noqa: E402
-from triage.reader import BlockReader  # noqa: E402
 
 MB = 1 << 20
 EXPLAIN_LINE = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
@@ -404,9 +404,9 @@ def machine_info(triage: str) -> dict:
 # ------------------------------------------------------------------------------------ profiling
 _PHASES = r"""
 import json, sys, time
-from triage.loader import load_rules
+from triage.knowledge.loader import load_rules
 from triage.matching import choose_matcher
-from triage.reader import BlockReader
+from triage.inputs.reader import BlockReader
 path = sys.argv[1]
 rs = load_rules()
 m = choose_matcher(rs.rules)
@@ -445,7 +445,7 @@ def candidates():
             for _ in m.candidates(b):
                 pass
 def analysis():
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
     a = Analysis(rs)
     a._matcher = m
     with open(path, 'rb') as f:
@@ -463,9 +463,9 @@ print(json.dumps(out))
 _EXPLAIN_PHASES = r"""
 import json, sys, time
 t0 = time.perf_counter()
-import triage.cli
+import triage.cli.app
 t1 = time.perf_counter()
-from triage.loader import load_rules
+from triage.knowledge.loader import load_rules
 rs = load_rules()
 t2 = time.perf_counter()
 from triage.matching import choose_matcher
@@ -498,7 +498,7 @@ t5 = time.perf_counter()
 from triage.render import machine
 machine.to_json(r)
 t6 = time.perf_counter()
-print(json.dumps({"import triage.cli": t1 - t0, "load_rules()": t2 - t1,
+print(json.dumps({"import triage.cli.app": t1 - t0, "load_rules()": t2 - t1,
                   "choose_matcher() (cached Hyperscan DB; not used by explain)": t3 - t2,
                   "Hyperscan compile without cache": cold_s,
                   "explain() on the line (reference matcher, <64 KiB)": t5 - t4, "render json": t6 - t5,
@@ -512,11 +512,11 @@ _RULES_PHASES = r"""
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from triage.loader import load_rules
+from triage.knowledge.loader import load_rules
 from triage.matching.base import prefilter_patterns
 from triage.matching.select import DETECTORS
 from triage.matching.hyperscan_matcher import HyperscanMatcher
-from triage.reader import BlockReader
+from triage.inputs.reader import BlockReader
 packs = [Path(p) for p in sys.argv[2:]]
 t1 = time.perf_counter()
 rs = load_rules(packs)
@@ -535,7 +535,7 @@ print(json.dumps({"rules": len(rs.rules), "patterns": len(pats), "load_rules s":
 
 
 def profile_analysis(path: Path, top: int = 18) -> str:
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
 
     rs = load_rules()
     a = Analysis(rs)
@@ -577,7 +577,7 @@ def _trim_pstats(text: str) -> str:
 
 
 def importtime_top(python: str, n: int = 12) -> tuple[float, list[tuple[float, str]]]:
-    res = subprocess.run([python, "-X", "importtime", "-c", "import triage.cli"], capture_output=True, text=True)
+    res = subprocess.run([python, "-X", "importtime", "-c", "import triage.cli.app"], capture_output=True, text=True)
     rows = []
     total = 0.0
     for line in res.stderr.splitlines():
@@ -585,7 +585,7 @@ def importtime_top(python: str, n: int = 12) -> tuple[float, list[tuple[float, s
         if not m:
             continue
         cum, depth, name = int(m.group(2)) / 1e6, len(m.group(3)), m.group(4)
-        if name == "triage.cli":
+        if name == "triage.cli.app":
             total = cum
         if depth <= 3:
             rows.append((cum, ("  " * ((depth - 1) // 2)) + name))
@@ -912,7 +912,7 @@ def main() -> int:
                          "stderr": "" if rep else res["stderr"][-300:]})
             log(f"oneline {variant}: {res['wall']:.1f} s, {res['rss_mb']:.0f} MB, rc {res['rc']}, timeout {res['timeout']}")
         results["oneline"] = rows
-        from triage.reader import MAX_LINE
+        from triage.inputs.reader import MAX_LINE
 
         out(f"\n## A {human(one_size)} line (triage truncates lines at {human(MAX_LINE)}; timeout {one_timeout:.0f} s, "
             f"address-space cap {mem_cap >> 30} GiB)\n")
@@ -927,7 +927,7 @@ def main() -> int:
     if "explain" in sections:
         ex = Tool("triage explain \"<line>\"", [triage, "explain", EXPLAIN_LINE], env)
         py = Tool("python -c pass", [sys.executable, "-c", "pass"], env)
-        imp = Tool("python -c 'import triage.cli'", [sys.executable, "-c", "import triage.cli"], env)
+        imp = Tool("python -c 'import triage.cli.app'", [sys.executable, "-c", "import triage.cli.app"], env)
         ver = Tool("triage version (imports + load_rules)", [triage, "version"], env)
         ts = [ex, py, imp, ver]
         rounds(ts, runs, rng, label="explain", cwd=str(work), timeout=120)
@@ -943,7 +943,7 @@ def main() -> int:
         out("\nIn-process breakdown (one fresh process):\n")
         for k, v in phases.items():
             out(f"- {k}: {v:.3f} s" if isinstance(v, float) else f"- {k}: {v}")
-        out(f"\n`python -X importtime -c 'import triage.cli'`: {itotal:.3f} s cumulative; largest:\n")
+        out(f"\n`python -X importtime -c 'import triage.cli.app'`: {itotal:.3f} s cumulative; largest:\n")
         for cum, name in itop:
             out(f"    {cum:.3f} s  {name}")
         out("\ncProfile of load_rules() (cumulative):\n")

@@ -508,7 +508,7 @@ def make_bundle(root: str | Path, *, nodes: int = 2, ranks_per_node: int = 8, la
     if peers not in ("stuck", "ring"):
         raise ValueError(f"unknown peers {peers!r}")
     if rules is None:
-        from triage.loader import load_rules
+        from triage.knowledge.loader import load_rules
 
         rules = load_rules()
     root = Path(root)
@@ -585,7 +585,7 @@ def make_unrelated(root: str | Path, *, causes: tuple[str, str] = ("memory.npu-o
     """Two unrelated single-process logs (``serve-a.log``, ``serve-b.log``) below ``root``, each
     failing with its own cause; their lines state no rank."""
     if rules is None:
-        from triage.loader import load_rules
+        from triage.knowledge.loader import load_rules
 
         rules = load_rules()
     root = Path(root)
@@ -665,7 +665,7 @@ def crashloop_log(path: str | Path, size: int, *, every: int = 3000, seed: int =
     extractors read) every ``every`` lines, each run ending in ``cause``'s traceback (None: the
     restarts only, no error printed)."""
     if rules is None:
-        from triage.loader import load_rules
+        from triage.knowledge.loader import load_rules
 
         rules = load_rules()
     return _single_log(Path(path), size, every, seed, rules, cause)

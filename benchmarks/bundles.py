@@ -54,7 +54,7 @@ import bench  # noqa: E402
 import bundlegen  # noqa: E402
 import loggen  # noqa: E402
 
-from triage.loader import load_rules  # noqa: E402
+from triage.knowledge.loader import load_rules  # noqa: E402
 
 MB = 1 << 20
 
@@ -338,7 +338,7 @@ _INPROCESS = r"""
 import json, statistics, sys, time
 import ray
 from triage import analyze
-from triage.fanout import analyze_on_ray
+from triage.run.fanout import analyze_on_ray
 paths, runs = json.loads(sys.argv[1]), int(sys.argv[2])
 t = time.perf_counter()
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

@@ -19,10 +19,10 @@ import time
 
 import hyperscan as hs
 
-from triage.loader import load_rules
+from triage.inputs.reader import BlockReader
+from triage.knowledge.loader import load_rules
 from triage.matching import choose_matcher
 from triage.matching.base import prefilter_patterns
-from triage.reader import BlockReader
 
 try:
     from triage.matching.hyperscan_matcher import _flags

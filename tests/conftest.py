@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from triage.loader import load_rules
+from triage.knowledge.loader import load_rules
 
 # Property tests check behaviour, not speed (speed lives in benchmarks/): no per-example deadline,
 # which a loaded CI machine would turn into flaky failures.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 import triage
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 
@@ -97,7 +97,7 @@ def test_the_oom_fix_leads_with_the_kv_cache_pool_when_the_weights_are_small():
 def test_fix_conditions_are_checked_when_rules_load(tmp_path):
     from tests.conftest import write_pack
     from triage.errors import RulesInvalid
-    from triage.loader import load_rules
+    from triage.knowledge.loader import load_rules
 
     pack = write_pack(tmp_path, """\
 rules:
@@ -155,13 +155,13 @@ def test_several_start_up_lines_before_any_failure_are_not_restarts():
 
 
 def test_restarts_survive_byte_ranges(tmp_path, monkeypatch):
-    from triage import parallel
+    from triage.run import parallel
 
     log = tmp_path / "pod.log"
     log.write_text(_crash_loop(attempts=4, filler=400))
     whole = triage.analyze(log)
     monkeypatch.setattr(parallel, "CHUNK", 4096)  # many pieces, cut inside the attempts
-    assert len(parallel.plan(__import__("triage.sources", fromlist=["expand"]).expand([str(log)]))) > 5
+    assert len(parallel.plan(__import__("triage.inputs.sources", fromlist=["expand"]).expand([str(log)]))) > 5
     pieces = triage.analyze(log, jobs=1)
     assert [(a.first_line, a.last_line) for a in pieces.earlier_attempts] == [
         (a.first_line, a.last_line) for a in whole.earlier_attempts]

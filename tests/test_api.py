@@ -86,7 +86,7 @@ def test_cann_error_stack_and_compiler_errors_are_never_clean():
 
 def test_followed_by_pairs_each_anchor_once(tmp_path):
     from tests.conftest import write_pack
-    from triage.loader import load_rules
+    from triage.knowledge.loader import load_rules
 
     pack = write_pack(tmp_path, """\
 rules:

@@ -10,7 +10,7 @@ import sys
 from typer.testing import CliRunner
 
 from tests.conftest import CORPUS, MINIMAL_RULE, write_pack
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 OOM_LINE = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
@@ -18,7 +18,7 @@ OOM_LINE = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0;
 
 
 def _first_case_with_root():
-    from triage.corpus import load_cases
+    from triage.kbtools.corpus import load_cases
 
     return next(c for c in load_cases(CORPUS) if c.case.expect.root_cause and not c.case.synthetic)
 
@@ -135,7 +135,7 @@ def test_disable_silences_a_rule():
 
 
 def _triage(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from triage.cli import main; main()", *args]
+    return [sys.executable, "-c", "from triage.cli.app import main; main()", *args]
 
 
 def test_piped_stdin_gives_same_root_cause_as_file():
@@ -197,7 +197,7 @@ def test_a_machine_format_run_never_imports_rich(tmp_path):
     # rich costs ~40 ms of every start; only a terminal report (text) and the rules/corpus commands need it
     log = tmp_path / "oom.log"
     log.write_text(OOM_LINE + "\n", encoding="utf-8")
-    code = ("import sys\nfrom triage.cli import main\nsys.argv = ['triage', 'analyze', sys.argv[1], '-f', 'json']\n"
+    code = ("import sys\nfrom triage.cli.app import main\nsys.argv = ['triage', 'analyze', sys.argv[1], '-f', 'json']\n"
             "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
             "print([m for m in sys.modules if m == 'rich' or m.startswith('rich.')], file=sys.stderr)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, timeout=60)
@@ -210,22 +210,23 @@ def test_the_collector_is_paused_only_for_the_start_up(tmp_path, monkeypatch):
     the start-up's objects frozen) before it reads; importing triage leaves the collector as found."""
     import gc
 
-    from triage import cli
+    from triage.cli import analyze as commands
+    from triage.cli.app import main
 
     log = tmp_path / "x.log"
     log.write_text("INFO nothing to see\n", encoding="utf-8")
     states = []
-    real_run = cli._run
+    real_run = commands._run
 
     def spy(*args, **kwargs):
         states.append(gc.isenabled())
         return real_run(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "_run", spy)
+    monkeypatch.setattr(commands, "_run", spy)
     monkeypatch.setattr(sys, "argv", ["triage", "analyze", str(log), "-f", "json"])
     try:
         try:
-            cli.main()
+            main()
         except SystemExit as exc:
             assert exc.code == 0
         assert states == [False]  # paused until _run starts reading

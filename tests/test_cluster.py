@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from benchmarks.bundlegen import make_bundle, make_unrelated
 from tests.conftest import CORPUS
 from triage import analyze
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 
@@ -157,8 +157,8 @@ def test_unrelated_logs_are_separate_incidents(bundles):
 # -- the same report however it is read ---------------------------------------------------------
 @pytest.mark.parametrize("layout", ["interleaved", "plog"])
 def test_jobs_give_the_identical_report(bundles, monkeypatch, layout):
-    import triage.parallel as parallel
-    from triage.api import expand_inputs
+    import triage.run.parallel as parallel
+    from triage.run.feed import expand_inputs
 
     root, truth = bundles(f"jobs-{layout}", layout=layout, lines_per_rank=1500, seed=3)
     serial = analyze(root, jobs=1)
@@ -183,8 +183,8 @@ def test_jobs_give_the_identical_report(bundles, monkeypatch, layout):
 
 
 def test_batches_group_small_pieces_and_keep_large_ones_alone(tmp_path):
-    from triage.parallel import Piece, batches
-    from triage.sources import Source
+    from triage.inputs.sources import Source
+    from triage.run.parallel import Piece, batches
 
     def pieces(n, size):
         out = []
@@ -410,7 +410,7 @@ def test_which_earlier_lines_a_wait_yields_to(tmp_path, text, root):
 def test_the_pid_rank_pairs_survive_a_split_file_and_a_summary_merge(tmp_path, monkeypatch):
     """The pairs a file's rank assignment lines state are in its summary and kept when the file is
     read as byte ranges (``--jobs``): here the assignment line is in a later piece than the first."""
-    from triage import parallel
+    from triage.run import parallel
 
     filler = "".join(f"INFO 07-01 00:30:{i % 60:02d} [x.py:1] filler line {i}\n" for i in range(3000))
     log = tmp_path / "big.log"
@@ -418,7 +418,7 @@ def test_the_pid_rank_pairs_survive_a_split_file_and_a_summary_merge(tmp_path, m
     whole = analyze(log)
     assert whole.root_cause.rule_id == "unexplained.python-exception"
     monkeypatch.setattr(parallel, "CHUNK", 64 << 10)
-    from triage.sources import expand
+    from triage.inputs.sources import expand
 
     pieces = parallel.plan(expand([str(log)]))
     assert len(pieces) >= 2 and pieces[0].end <= len(filler.encode())  # the pair is not in the first piece
@@ -445,7 +445,7 @@ def test_the_pid_rank_pairs_survive_a_split_file_and_a_summary_merge(tmp_path, m
     ("(VllmWorkerProcess pid=176981) ERROR 07-01 00:38:05 [x.py:1] rank 1 failed", None),
 ])
 def test_pid_rank_pairs_from_vllm_rank_assignment_lines(line, pair):
-    from triage.correlate.origin import pid_rank_of_line
+    from triage.logformat.origin import pid_rank_of_line
 
     assert pid_rank_of_line(line) == pair
 

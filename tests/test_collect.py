@@ -17,10 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import triage.cli_collect  # noqa: F401  (registers `collect` until triage.cli imports it)
-import triage.collect
-from triage.cli import app
-from triage.collect import REDACTED, SECTION_CAP, CommandResult, collect, run_command, same_python, select_env
+import triage.collect.collector
+from triage.cli.app import app
+from triage.collect.collector import collect
+from triage.collect.commands import SECTION_CAP, CommandResult, run_command
+from triage.collect.environment import REDACTED, same_python, select_env
 from triage.version import __version__
 
 runner = CliRunner()
@@ -350,7 +351,7 @@ def test_the_interpreters_of_running_serving_processes_are_listed(host, tmp_path
         (folder / "root").symlink_to(their_root)
     got = sections(_collect(root, environ)[0])
     assert got["pythons"] == (f"{bin_ / 'python3'}: runs triage\n{mindie}: runs mindie (process 4242)\n")
-    from triage.collect import _run_target
+    from triage.collect.environment import _run_target
 
     assert _run_target(["-W", "ignore", "-m", "vllm.entrypoints.openai.api_server"]) == \
         "vllm.entrypoints.openai.api_server"
@@ -359,7 +360,7 @@ def test_the_interpreters_of_running_serving_processes_are_listed(host, tmp_path
 
 
 def test_shebang_interpreter_forms(tmp_path):
-    from triage.collect import shebang_interpreter
+    from triage.collect.environment import shebang_interpreter
 
     def which(name, path=None):
         return f"/found/{name}" if name == "python3" else None
@@ -480,7 +481,7 @@ def test_select_env_redaction_ignores_case():
 @pytest.fixture
 def fake_world(host, monkeypatch):
     root, bin_, environ = host
-    monkeypatch.setattr(triage.collect, "collect",
+    monkeypatch.setattr(triage.collect.collector, "collect",
                         functools.partial(collect, root=root, environ=environ, python=str(bin_ / "python3")))
     return host
 

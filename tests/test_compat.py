@@ -15,14 +15,14 @@ from typer.testing import CliRunner
 
 from tests.conftest import CORPUS
 from triage.api import analyze, explain
-from triage.cli import app
-from triage.compat import load_compat
-from triage.compat.checks import soc_family, vllm_ascend_release
-from triage.compat.versions import at_least, is_dev_build, parse_version, release_of, same_release
-from triage.corpus import load_cases
+from triage.cli.app import app
 from triage.errors import RulesInvalid
-from triage.loader import load_rules, rule_files
-from triage.selftest import check_checks, check_extractors
+from triage.kbtools.corpus import load_cases
+from triage.kbtools.selftest import check_checks, check_extractors
+from triage.knowledge.compat import load_compat
+from triage.knowledge.compat.checks import soc_family, vllm_ascend_release
+from triage.knowledge.compat.versions import at_least, is_dev_build, parse_version, release_of, same_release
+from triage.knowledge.loader import load_rules, rule_files
 
 RULES = load_rules()
 KNOWLEDGE = load_compat()
@@ -67,7 +67,7 @@ def test_every_check_is_backed_by_a_real_corpus_case():
 
 
 def test_rule_loader_never_reads_compat():
-    from triage.loader import builtin_rules_dir
+    from triage.knowledge.loader import builtin_rules_dir
 
     assert not any("compat" in p.parts for p in rule_files(builtin_rules_dir()))
     assert all(Path(f).parent.name != "compat" for f in RULES.files)
@@ -141,7 +141,7 @@ def test_facts_in_json_and_markdown():
 
 
 def test_all_matchers_read_the_same_facts():
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
 
     text = COLLECT_ENV.encode() + b"\r\n" + b"INFO Available KV cache memory: 5.15 GiB\r\n"
     got = {}
@@ -310,7 +310,7 @@ def test_huge_numbers_are_not_facts(digits):
 
 def test_an_extractor_that_runs_out_of_time_reads_nothing():
     """Fact regexes get the rules' per-line time bound (`.*?` after a repeated literal is quadratic)."""
-    from triage.facts import CompiledExtractor
+    from triage.scan.facts import CompiledExtractor
 
     ex = next(e for e in KNOWLEDGE.extractors if e.id == "vllm.config-max-seq-len")
     compiled = CompiledExtractor(ex, KNOWLEDGE.facts[ex.fact])
@@ -325,7 +325,7 @@ def test_an_extractor_that_runs_out_of_time_reads_nothing():
 
 
 def test_first_value_wins_across_extractors_of_equal_priority_whatever_the_blocks(tmp_path):
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
 
     text = b"torch-npu                         2.5.1.post1\nx\nName: torch-npu\nVersion: 2.6.0\n"
     got = set()
@@ -337,7 +337,7 @@ def test_first_value_wins_across_extractors_of_equal_priority_whatever_the_block
 
 
 def test_rejected_values_count_as_read_lines_in_every_matcher():
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
 
     text = ("".join(f"Initializing a V1 LLM engine (vdev{i}) with config: model='/m'\n" for i in range(10))
             + "Initializing a V1 LLM engine (v0.9.1) with config: model='/m'\n").encode()
@@ -388,6 +388,6 @@ def test_versions_of_the_forms_the_stack_prints():
     assert str(parse_version("23.0.rc3.b060")) == "23.0rc3"
     assert str(parse_version("2.0.T3.B010")) == "2.0a3" and at_least("2.0.T3.B010", "2.0.RC1") is False
     assert parse_version("1" * 5000) is None
-    from triage.compat.versions import same_minor
+    from triage.knowledge.compat.versions import same_minor
 
     assert same_minor("2.8", "2.8.0")

@@ -9,11 +9,11 @@ import re
 from typer.testing import CliRunner
 
 from triage import analyze, explain
-from triage.cli import app
-from triage.correlate.origin import origin_of_line, peer_of_line
+from triage.cli.app import app
+from triage.inputs.sources import Source
+from triage.kbtools.suggest import generalise
+from triage.logformat.origin import origin_of_line, peer_of_line
 from triage.render.markdown import render as markdown
-from triage.sources import Source
-from triage.suggest import generalise
 
 runner = CliRunner()
 
@@ -41,7 +41,7 @@ def test_compose_service_names_need_a_digit_or_separator():
 
 # -- pieces -------------------------------------------------------------------------------------
 def test_only_plain_utf8_files_are_cut_into_pieces(tmp_path):
-    import triage.parallel as parallel
+    import triage.run.parallel as parallel
 
     body = "".join(f"INFO line {i}\n" for i in range(4000))
     plain = tmp_path / "plain.log"
@@ -144,7 +144,7 @@ def _plog(pid: int, rank: int, size: int) -> str:
 
 
 def test_a_plog_file_takes_the_rank_of_its_largest_communicator_whole_or_in_pieces(tmp_path, monkeypatch):
-    import triage.parallel as parallel
+    import triage.run.parallel as parallel
 
     ecc = "[ERROR] DRV(100,python):2025-06-01-10:00:09.000.000 [dev.cc:1] HBM MULTI BIT ECC ERROR\n"
     noise = "[INFO] RUNTIME(100,python):2025-06-01-10:00:01.000.000 [stream.cc:1] stream created\n" * 2000

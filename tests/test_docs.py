@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import ROOT
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 _BLOCK = re.compile(r"```console\n(.*?)```", re.S)

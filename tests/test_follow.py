@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from triage.sources import Follower
+from triage.inputs.follow import Follower
 
 OOM = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
        "58.10 GiB already allocated; 1.10 GiB free; 58.60 GiB reserved in total by PyTorch)")
@@ -67,7 +67,7 @@ def test_follower_reads_on_after_rename_and_recreate_and_after_copytruncate(tmp_
 
 
 def _triage(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from triage.cli import main; main()", *args]
+    return [sys.executable, "-c", "from triage.cli.app import main; main()", *args]
 
 
 def _lines(stream) -> queue.Queue:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from triage.cli import app
+from triage.cli.app import app
 
 HOSTILE = Path(__file__).parent / "hostile"
 OOM = "memory.npu-oom-caching-allocator"
@@ -81,13 +81,13 @@ def test_binary_file_in_a_directory_is_skipped_with_a_notice(tmp_path):
     ("nul-bytes.log", None), ("gbk.log", "gb18030"),
 ])
 def test_sniff_keeps_padded_and_bomless_logs_as_text(sample, encoding):
-    from triage.sources import sniff
+    from triage.inputs.decode import sniff
 
     assert sniff((HOSTILE / sample).read_bytes()) == (encoding, None)
 
 
 def test_sniff_calls_binary_what_is_mostly_not_text():
-    from triage.sources import BINARY_SHARE, sniff
+    from triage.inputs.decode import BINARY_SHARE, sniff
 
     encoding, share = sniff((HOSTILE / "binary.bin").read_bytes())
     assert encoding is None and share is not None and share > BINARY_SHARE
@@ -203,7 +203,7 @@ def test_tar_bundles_by_suffix_and_by_content(tmp_path, name, flag):
 
 
 def test_file_that_vanishes_before_it_is_read(tmp_path, monkeypatch):
-    import triage.api as sources
+    import triage.run.feed as sources
 
     log = tmp_path / "gone.log"
     log.write_text("x\n")
@@ -221,7 +221,7 @@ def test_file_that_vanishes_before_it_is_read(tmp_path, monkeypatch):
 
 def test_over_long_line_is_matched_on_a_prefix_and_said_so(tmp_path):
     from triage.api import default_rules
-    from triage.engine import Analysis
+    from triage.run.analysis import Analysis
 
     line = b"RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; " \
            b"58.10 GiB already allocated; 1.10 GiB free; 58.60 GiB reserved in total by PyTorch) " + b"x" * 300_000
@@ -243,7 +243,7 @@ def _has_hyperscan() -> bool:
 
 
 def test_stdin_closed_at_once_is_clean():
-    proc = subprocess.run([sys.executable, "-c", "from triage.cli import main; main()", "analyze", "-"],
+    proc = subprocess.run([sys.executable, "-c", "from triage.cli.app import main; main()", "analyze", "-"],
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
                           env={**os.environ, "NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr
@@ -254,15 +254,15 @@ def test_backtracking_regex_that_slips_past_lint_is_time_bounded(tmp_path, monke
     import io
     import time
 
-    import triage.compiled as compiled
-    from triage.engine import Analysis
-    from triage.loader import load_rules
+    import triage.knowledge.compiled as compiled
+    from triage.knowledge.loader import load_rules
+    from triage.run.analysis import Analysis
 
     # (x|xx)+y is exponential in a backtracking engine; build the rule past the loader's lint.
     pack = tmp_path / "p"
     pack.mkdir()
     (pack / "r.yaml").write_text(MINIMAL_RULE_SLOW)
-    monkeypatch.setattr("triage.loader.check_pattern", lambda p: [])
+    monkeypatch.setattr("triage.knowledge.rulecheck.check_pattern", lambda p: [])
     monkeypatch.setattr(compiled, "MATCH_TIMEOUT", 0.2)
     rules = load_rules([pack], builtin=False)
     analysis = Analysis(rules, "reference")

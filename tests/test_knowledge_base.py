@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import CORPUS
-from triage.corpus import load_cases
-from triage.lint import lint
-from triage.loader import load_rules
-from triage.selftest import check_case, check_examples
+from triage.kbtools.corpus import load_cases
+from triage.kbtools.selftest import check_case, check_examples
+from triage.knowledge.lint import lint
+from triage.knowledge.loader import load_rules
 
 RULES = load_rules()
 CASES = load_cases(CORPUS)
@@ -45,8 +45,8 @@ def test_every_rule_is_backed_by_a_corpus_case():
 
 
 def test_corpus_cases_name_existing_rules():
-    from triage.compat import load_compat
-    from triage.engine import KIND_RANK
+    from triage.knowledge.compat import load_compat
+    from triage.logformat.detectors import KIND_RANK
 
     known = set(RULES.by_id) | {c.id for c in load_compat().checks} | {f"unexplained.{k}" for k in KIND_RANK}
     unknown = [(c.name, rid) for c in CASES for rid in [c.case.expect.root_cause, *c.case.expect.also]
@@ -61,8 +61,8 @@ def test_corpus_cases_record_a_public_source():
 
 def test_catalog_is_up_to_date():
     from tests.conftest import ROOT
-    from triage.catalog import render_catalog
-    from triage.compat import load_compat
+    from triage.kbtools.catalog import render_catalog
+    from triage.knowledge.compat import load_compat
 
     expected = render_catalog(RULES, CASES, load_compat()) + "\n"
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == expected, \
@@ -83,7 +83,7 @@ def test_knowledge_base_breadth():
 
 
 def _catalog_entries():
-    from triage.coverage import default_catalog_dir, load_catalogs
+    from triage.kbtools.coverage import default_catalog_dir, load_catalogs
 
     folder = default_catalog_dir()
     out = []
@@ -102,7 +102,7 @@ def test_catalog_entry_is_covered_by_its_rule(catalog, entry):
     from dataclasses import replace
 
     from triage.api import explain
-    from triage.compat import load_compat
+    from triage.knowledge.compat import load_compat
 
     report = explain(entry.sample_line(), rules=RULES, matcher="reference",
                      knowledge=replace(load_compat(), checks=[]))
@@ -111,7 +111,7 @@ def test_catalog_entry_is_covered_by_its_rule(catalog, entry):
 
 
 def test_catalog_coverage_meets_the_targets():
-    from triage.coverage import default_catalog_dir, load_catalogs
+    from triage.kbtools.coverage import default_catalog_dir, load_catalogs
 
     cats = {c.catalog: c for _, c in load_catalogs(default_catalog_dir())}
     counted = [e for c in cats.values() for e in c.entries if not e.excluded]

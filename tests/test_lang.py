@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 import triage
-from triage.cli import app
-from triage.i18n import resolve_lang
+from triage.cli.app import app
+from triage.report.i18n import resolve_lang
 
 runner = CliRunner()
 OOM = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 3; 60.97 GiB total capacity; "
@@ -63,9 +63,9 @@ def test_locale_alone_gives_chinese_and_lang_overrides_it(tmp_path, monkeypatch)
 
 
 def test_every_builtin_rule_and_check_has_chinese_with_the_same_placeholders():
-    from triage.compat import load_compat
-    from triage.compiled import placeholders_in
-    from triage.loader import load_rules
+    from triage.knowledge.compat import load_compat
+    from triage.knowledge.compiled import placeholders_in
+    from triage.knowledge.loader import load_rules
 
     missing = [r.id for r in load_rules().rules if r.rule.zh is None]
     assert missing == []
@@ -189,7 +189,7 @@ def test_chinese_markdown(tmp_path):
 
 
 def test_localised_notices_keep_unknown_text():
-    from triage.i18n import localise
+    from triage.report.i18n import localise
 
     assert localise("x.log was truncated after line 12 (rotated): the lines after that are numbered from 1 in the "
                     "new text", "zh") == "x.log 在第 12 行之后被截断（日志轮转）：此后的行按新文件从 1 重新编号"

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import MINIMAL_RULE, write_pack
 from triage.errors import RulesInvalid
-from triage.loader import load_rules
+from triage.knowledge.loader import load_rules
 
 
 def problems_of(tmp_path, text):

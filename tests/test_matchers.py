@@ -8,9 +8,9 @@ import random
 import pytest
 
 from tests.conftest import CORPUS
-from triage.compat import load_compat
-from triage.engine import Analysis
-from triage.loader import load_rules
+from triage.knowledge.compat import load_compat
+from triage.knowledge.loader import load_rules
+from triage.run.analysis import Analysis
 
 RULES = load_rules()
 FAST = ["literal"]
@@ -136,7 +136,7 @@ rules:
       match: ["故障名称：链路断开，设备（3）"]
       no_match: ["故障名称 链路断开"]
 """)
-    from triage.loader import load_rules
+    from triage.knowledge.loader import load_rules
 
     rules = load_rules([pack])
     lines = ["故障名称：链路断开，设备（3）", "故障名称: 链路断开, 设备(4)", "故障名称：链路抖动,设备(5)",
@@ -167,9 +167,9 @@ def test_wide_bounded_repeats_are_unbounded_in_the_prefilter():
 
 @pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
 def test_literal_scanned_patterns_reach_python_only_where_their_regex_matches():
+    from triage.inputs.reader import BlockReader
     from triage.matching.base import PrefilterPattern
     from triage.matching.hyperscan_matcher import MIN_LITERAL_SCAN, HyperscanMatcher
-    from triage.reader import BlockReader
 
     lit = "hcclcomminitrootinfo"
     assert len(lit) >= MIN_LITERAL_SCAN
@@ -203,9 +203,9 @@ def test_literal_scanned_patterns_reach_python_only_where_their_regex_matches():
 
 @pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
 def test_a_line_flagged_by_several_literals_is_verified_once_and_refused_regexes_keep_their_hits():
+    from triage.inputs.reader import BlockReader
     from triage.matching.base import PrefilterPattern
     from triage.matching.hyperscan_matcher import HyperscanMatcher
-    from triage.reader import BlockReader
 
     a, b = "notify wait timeout", "socket establish failed"
     patterns = [
@@ -231,9 +231,9 @@ def test_a_line_flagged_by_several_literals_is_verified_once_and_refused_regexes
 
 @pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
 def test_thinning_keeps_the_last_lines_whose_regex_matches_not_those_with_the_literal_only():
+    from triage.inputs.reader import BlockReader
     from triage.matching.base import PrefilterPattern
     from triage.matching.hyperscan_matcher import HyperscanMatcher
-    from triage.reader import BlockReader
 
     p = PrefilterPattern(0, r"Available KV cache memory: \d+\.\d+ GiB", False, ("available kv cache memory: ",))
     m = HyperscanMatcher([p], use_cache=False, limits={0: 2})

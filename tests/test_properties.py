@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS
-from triage.engine import Analysis
-from triage.loader import load_rules
+from triage.inputs.reader import BlockReader
+from triage.knowledge.loader import load_rules
 from triage.matching.select import choose_matcher
-from triage.reader import BlockReader
-from triage.redact import Redactor
-from triage.report import Evidence, Finding, Report
+from triage.render.redact import Redactor
+from triage.report.models import Evidence, Finding, Report
+from triage.run.analysis import Analysis
 
 settings.register_profile("ci", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -109,7 +109,7 @@ def test_redaction_never_leaves_a_planted_secret(secret, template):
        st.binary(max_size=64))
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 def test_utf16_without_bom_is_found_and_nul_free_samples_are_not(text, noise):
-    from triage.sources import _utf16_without_bom
+    from triage.inputs.decode import _utf16_without_bom
 
     # ASCII text in UTF-16 is recognised from its first four characters on
     assert _utf16_without_bom(text.encode("utf-16-le")) == "utf-16-le"
@@ -133,7 +133,7 @@ _LINE_PREFIXES = [
                         "[ERROR] RUNTIME(1,python):2025-06-01-10:00:00.123.456 [stream.cc:12] 1 fail",
                         "EZ9999: Inner Error!", "(not a tag) x", "2025 was a year"]))
 def test_nested_line_prefixes_are_all_stripped_in_any_order(prefixes, message):
-    from triage.normalize import normalize
+    from triage.logformat.normalize import normalize
 
     raw = "".join(prefixes) + message
     assert normalize(raw) == message
@@ -143,7 +143,7 @@ def test_nested_line_prefixes_are_all_stripped_in_any_order(prefixes, message):
 def test_each_line_prefix_pattern_matches_only_its_own_kind():
     # normalize() strips them with one alternation; that is order-free only while no two can match
     # at the same place (today: each starts differently)
-    from triage.normalize import _PREFIXES
+    from triage.logformat.normalize import _PREFIXES
 
     heads = ["> x", "2025-06-01T10:00:00Z x", "[pod/a/b] x", "[rank1]: x", "[default1]:x", "(W pid=1) x",
              "INFO 06-01 10:00:00 [a.py:1] x"]
@@ -152,7 +152,7 @@ def test_each_line_prefix_pattern_matches_only_its_own_kind():
 
 
 def test_more_than_six_nested_prefixes_are_all_stripped():
-    from triage.normalize import normalize
+    from triage.logformat.normalize import normalize
 
     assert normalize("[rank0]: " * 7 + "msg") == "msg"
     assert normalize("(A pid=1) (B pid=2) " * 4 + "x") == "x"

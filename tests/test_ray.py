@@ -1,4 +1,4 @@
-"""The Ray fan-out (``triage.fanout``, ``triage analyze --ray``) gives the report a local analyze gives.
+"""The Ray fan-out (``triage.run.fanout``, ``triage analyze --ray``) gives the report a local analyze gives.
 
 Skipped when Ray is not installed, unless ``TRIAGE_REQUIRE_RAY=1`` (CI): then a missing Ray fails.
 """
@@ -19,7 +19,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from benchmarks.bundlegen import make_bundle  # noqa: E402
 from triage import analyze  # noqa: E402
-from triage.cli import app  # noqa: E402
+from triage.cli.app import app  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,7 @@ def _paths(root) -> list[str]:
 
 
 def test_analyze_on_ray_is_the_local_report(ray_session, bundle):
-    from triage.fanout import analyze_on_ray
+    from triage.run.fanout import analyze_on_ray
 
     root, truth = bundle
     on_ray = analyze_on_ray(_paths(root))

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from triage.errors import InputError
-from triage.reader import BlockReader, decode_line
-from triage.sources import Source, expand, open_source
+from triage.inputs.reader import BlockReader, decode_line
+from triage.inputs.sources import Source, expand, open_source
 
 
 def lines_of(data: bytes, **kw) -> list[tuple[int, bytes]]:

@@ -7,7 +7,7 @@ import gzip
 from typer.testing import CliRunner
 
 import triage
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 OOM = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"
@@ -87,7 +87,7 @@ def test_piped_text_report_never_wraps(tmp_path):
 
 
 def test_console_never_wraps_when_not_a_terminal():
-    from triage.console import console
+    from triage.cli.console import console
 
     assert console().soft_wrap is True and console(stderr=True).soft_wrap is True  # pytest captures both
 

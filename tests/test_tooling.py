@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
 from tests.conftest import CORPUS, MINIMAL_RULE, ROOT, write_pack
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 EXAMPLE = ROOT / "examples" / "vllm-ascend-507035.log"
@@ -104,7 +104,7 @@ def test_rules_list_piped_has_a_header_row_and_component_matches_words():
     rows = [line.split("\t") for line in lines[1:]]
     assert "device.npu-smi-missing-in-container" in [r[0] for r in rows]  # "docker (driver tool mounts)"
     assert rows and all(__import__("re").search(r"\bdocker\b", r[2].lower()) for r in rows)
-    from triage.cli_rules import component_matches
+    from triage.cli.rules import component_matches
 
     assert component_matches("docker", "docker (driver tool mounts)")
     assert component_matches("Driver Tool", "docker (driver tool mounts)")

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 import triage
-from triage.cli import app
+from triage.cli.app import app
 
 runner = CliRunner()
 
@@ -86,7 +86,7 @@ def test_suggest_drafts_a_rule_that_lint_accepts_with_a_warning(tmp_path):
     assert "draft: true" in text and "confidence: hypothesis" in text and "TODO" in text
     lint = runner.invoke(app, ["rules", "lint", "--rules", str(draft.parent)])
     assert lint.exit_code == 0 and "warning:" in lint.stderr and "draft" in lint.stderr
-    from triage.loader import load_rules
+    from triage.knowledge.loader import load_rules
 
     rules = load_rules([draft.parent])
     drafts = [r for r in rules.rules if r.pack != "builtin"]
@@ -102,8 +102,8 @@ def test_suggest_drafts_a_rule_that_lint_accepts_with_a_warning(tmp_path):
 
 
 def test_suggest_generalises_paths_ips_and_hex(tmp_path):
-    from triage.report import Unrecognised
-    from triage.suggest import skeleton
+    from triage.kbtools.suggest import skeleton
+    from triage.report.models import Unrecognised
 
     line = ("[ERROR] RUNTIME(7,python):2025-01-01-00:00:00.000.000 [x.cc:1] open /usr/local/Ascend/driver/lib64/a.so "
             "from 10.0.0.7:8080 failed, ret 0x7f3a, version 8.0.RC3")
@@ -120,8 +120,8 @@ def test_suggest_generalises_paths_ips_and_hex(tmp_path):
 def test_drafts_are_refused_in_the_builtin_base(tmp_path, monkeypatch):
     import shutil
 
-    from triage import loader
     from triage.errors import RulesInvalid
+    from triage.knowledge import loader
 
     base = tmp_path / "rules"
     shutil.copytree(loader.builtin_rules_dir(), base)
@@ -170,7 +170,7 @@ def test_a_torch_c10_error_line_is_an_unexplained_error():
     assert (root.component, root.layer) == ("torch_npu", "framework")
     assert "SelfAttentionOperation setup failed!" in root.title and "[E1201" not in root.title
     assert [(u.line, u.kind) for u in report.unrecognised] == [(2, "torch-log-error")]  # one per shape
-    from triage.correlate.times import time_of_line
+    from triage.logformat.times import time_of_line
 
     assert str(time_of_line(text.splitlines()[1]).when) == "1900-12-01 06:31:02"
     assert str(time_of_line(text.splitlines()[3]).when) == "1900-01-07 06:31:03"

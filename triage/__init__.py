@@ -8,18 +8,18 @@ The three entry points:
 
 For many nodes, the map and reduce steps apart: :func:`summarize` (the language-neutral
 :class:`Summary` of some logs, what ``triage analyze --format summary`` writes) and :func:`merge`
-(the report of several summaries). Ray: :func:`triage.fanout.analyze_on_ray`.
+(the report of several summaries). Ray: :func:`triage.run.fanout.analyze_on_ray`.
 
 Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output;
 :func:`render_text` and :func:`render_markdown` turn a report into the CLI's text and Markdown.
 """
 
-from triage.gc_pause import paused as _paused
+from triage.util.gc_pause import paused as _paused
 
 with _paused():  # tens of thousands of objects (pydantic models, validators) and no garbage
     from triage.api import analyze, explain, merge, stream, summarize
-    from triage.report import Evidence, Finding, Report, Unrecognised
-    from triage.summary import Summary
+    from triage.report.models import Evidence, Finding, Report, Unrecognised
+    from triage.scan.summary import Summary
     from triage.version import __version__
 
 

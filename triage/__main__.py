@@ -1,5 +1,5 @@
 """``python -m triage``: the command line."""
 
-from triage.cli import main
+from triage.cli.app import main
 
 main()

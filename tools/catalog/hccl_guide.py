@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # triage itself, f
 
 from common import head_commit, list_files, read_file, snapshot_arg, write_catalog  # noqa: E402
 
-from triage.coverage import instantiate  # noqa: E402
+from triage.kbtools.coverage import instantiate  # noqa: E402
 
 GUIDE = "docs/zh/user_guide/fault_diagnosis"
 

@@ -19,7 +19,7 @@ is parsed and these become entries:
 - with ``--asserts``: ``assert cond, msg`` statements that carry a message (kind ``assert``).
 
 Variable parts become ``{}`` (f-string fields, ``.format`` fields, non-literal pieces of a
-concatenation) or stay ``%s`` / ``%d`` (printf style), so ``triage.coverage.instantiate`` can fill them.
+concatenation) or stay ``%s`` / ``%d`` (printf style), so ``triage.kbtools.coverage.instantiate`` can fill them.
 A ``raise`` without a literal message (``raise e``, ``raise ValueError(msg)`` with ``msg`` unresolved)
 is skipped. Re-running keeps the hand annotations (``rule`` / ``sample`` / ``excluded``) of entries
 whose (path, template) did not change (see ``common.write_catalog``).

@@ -8,28 +8,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from triage.compiled import CompiledRule
-from triage.reader import Block
-
-#: Line-level detectors of error lines no rule may explain; ids follow the rule indices.
-DETECTORS: tuple[tuple[str, str], ...] = (
-    # `\r` too: in Hyperscan's multiline mode `$` is only before `\n` (CRLF and CR-only logs)
-    ("python-exception", r"(?:Error|Exception|Failure|Interrupt)(?::|\r|$)"),
-    ("plog-error", r"\[ERROR\] "),
-    ("error-code", r"error code is -?\d+|ERR\d{5}|E[A-Z0-9]\d{4}"),
-    ("compile-error", r":\d+:\d+: (?:fatal )?error: "),
-    ("cann-error-stack", r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]"),
-    # vLLM's logger at CRITICAL, which it uses only to say it is going down ("... got fatal signal from
-    # worker processes, shutting down"): the line that tells a crash when the failing worker's own trace
-    # is not in the log
-    ("fatal-log", r"CRITICAL \d\d-\d\d \d\d:\d\d:\d\d"),
-    # PyTorch's c10 logger at ERROR or FATAL, as torch and torch_npu print it (c10/util/Logging.cpp:
-    # "[E" month*100+day " HH:MM:SS." nanoseconds " file:line] "): "[rank1]:[E1201 06:31:02.635343200
-    # compiler_depend.ts:444] SelfAttentionOperation setup failed!"
-    ("torch-log-error", r"\[[EF]\d{3,4} \d\d:\d\d:\d\d\.\d{6,9} "),
-    # not an error: the start of a service run (a restart after a failure starts a new attempt)
-    ("restart", r"vLLM API server version |Initializing an? (?:V1 )?LLM engine \(v"),
-)
+from triage.inputs.reader import Block
+from triage.knowledge.compiled import CompiledRule
+from triage.logformat.detectors import DETECTORS
 
 Candidate = tuple[int, bytes, Sequence[int]]
 
@@ -228,7 +209,7 @@ def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str,
     """
     import hashlib
 
-    from triage.cache import cache_dir, load_pickle, store_pickle
+    from triage.util.cache import cache_dir, load_pickle, store_pickle
 
     key = hashlib.sha256()
     for rule in rules:
@@ -237,11 +218,12 @@ def prefilter_patterns(rules: Sequence[CompiledRule], extra: Sequence[tuple[str,
                                       for c in pred.prefilter_conditions()])).encode())
     key.update(repr((DETECTORS, list(extra))).encode())
     key.update(Path(__file__).read_bytes())
+    key.update((Path(__file__).parent / "literals.py").read_bytes())
     path = cache_dir() / f"prefilter-{key.hexdigest()[:24]}.pickle"
     cached = load_pickle(path)
     if isinstance(cached, list):
         return cached
-    from triage.matching.literal import required_literals
+    from triage.matching.literals import required_literals
 
     out = [replace(p, literals=(tuple(lits) if (lits := required_literals(p.regex)) is not None else None))
            for p in _translate(rules, extra)]

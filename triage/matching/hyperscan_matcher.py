@@ -25,10 +25,10 @@ from pathlib import Path
 
 import hyperscan as hs
 
-from triage.cache import cache_dir
+from triage.inputs.reader import Block
+from triage.logformat.normalize import strip_ansi
 from triage.matching.base import Candidate, PrefilterPattern, hits_by_line, line_hits, strip_cr
-from triage.normalize import strip_ansi
-from triage.reader import Block
+from triage.util.cache import cache_dir
 
 _ESC = b"\x1b"
 #: A pattern is scanned by its required literals when the shortest is at least this long (a short

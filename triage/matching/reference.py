@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from triage.inputs.reader import Block
 from triage.matching.base import Candidate
-from triage.reader import Block
 
 
 class ReferenceMatcher:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from triage.compiled import CompiledRule
+from triage.knowledge.compiled import CompiledRule
 from triage.matching.base import DETECTORS, Matcher, prefilter_patterns
 
 MATCHERS = ("auto", "small", "hyperscan", "literal", "reference")

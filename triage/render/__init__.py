@@ -1,4 +1,4 @@
-"""Renderers: a :class:`~triage.report.Report` to text, JSON, JSON lines, Markdown or SARIF."""
+"""Renderers: a :class:`~triage.report.models.Report` to text, JSON, JSON lines, Markdown or SARIF."""
 
 from __future__ import annotations
 

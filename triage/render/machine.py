@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from triage.report import Finding, Report, Unrecognised
+from triage.report.models import Finding, Report, Unrecognised
 
 
 def to_json(report: Report) -> str:

@@ -1,16 +1,16 @@
 """Markdown for a GitHub issue: the diagnosis up front, evidence in a collapsible block.
 
-Headings and labels are in the report's language (``report.lang``), from :mod:`triage.i18n`, as in
+Headings and labels are in the report's language (``report.lang``), from :mod:`triage.report.i18n`, as in
 the text report; rule texts come localised in the report, rule ids, severities, captured values,
 commands and codes are the same in both.
 """
 
 from __future__ import annotations
 
-from triage.i18n import fact_label, layer_label, localise, t
-from triage.plural import count
 from triage.render.text import attempt_lines, cluster_lines, headline, incident_lines, where
-from triage.report import Finding, Report
+from triage.report.i18n import fact_label, layer_label, localise, t
+from triage.report.models import Finding, Report
+from triage.util.plural import count
 
 
 def cell(text: str) -> str:

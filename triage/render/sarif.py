@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from triage.report import Report
+from triage.report.models import Report
 
 _LEVEL = {"critical": "error", "error": "error", "warning": "warning", "info": "note"}
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from triage.i18n import confidence_label, fact_label, layer_label, localise, t, times
-from triage.plural import count
-from triage.report import Cluster, Fact, Finding, Report, Unrecognised
+from triage.report.i18n import confidence_label, fact_label, layer_label, localise, t, times
+from triage.report.models import Cluster, Fact, Finding, Report, Unrecognised
+from triage.util.plural import count
 
 _SEVERITY_STYLE = {"critical": "bold red", "error": "red", "warning": "yellow", "info": "cyan"}
 
@@ -117,7 +117,7 @@ def unexplained_line(u: Unrecognised, lang: str = "en") -> str:
     """One line announcing an error line no rule explains, the moment it is first seen."""
     label = t("unexplained", lang)
     if lang == "zh":
-        from triage.unexplained import _KIND_LABEL
+        from triage.scan.unexplained import _KIND_LABEL
 
         kind = _KIND_LABEL["zh"].get(u.kind, u.kind)
         return f"[{label}] {where(u.file, u.line, lang)}（{kind}）：{u.text.strip()}"

@@ -1,0 +1,163 @@
+"""When no rule knows the line: pick the most telling unexplained error line and let it speak.
+
+When the best finding is a generic wrapper (``EI9999: Inner Error!``, ``ERR00100``, a bare
+``RuntimeError``) or there is none, an error line that no rule explains but that states a message
+(a plog ``[ERROR]`` with its text, an error-code block with a reason, a Python exception with a
+message) leads as a finding of its own, ``unexplained.<kind>``: ranked above the generic wrappers
+and below every specific rule, its layer inferred from the module that printed it (and marked as
+a guess), its cause quoting the line, its fix telling how to find out more. Such a line also leads
+over a peer wait (an HCCL timeout or failed link on another rank) when it is the earlier error of
+the rank that wait waited for (see :mod:`triage.diagnose.verdict`); its cause then says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from triage.logformat.normalize import message_of, normalize
+from triage.scan.summary import SUnrecognised
+
+# What a plog module name says about the layer: CANN's own modules are the driver layer.
+_FRAMEWORK_MODULES = {"ATB", "MINDIE", "MINDIE_LLM", "LLM", "PTA", "TORCH_NPU", "VLLM"}
+_PLOG_MODULE = re.compile(r"^\[ERROR\] ([A-Za-z_][\w-]*)\(\d+,")
+_PY_EXC = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt)))(?:: (.*))?$")
+_CODE = re.compile(r"\b(E[A-Z0-9]\d{4}|ERR\d{5})\b")
+_REASON = re.compile(r"(?:Reason|reason)\s*[:=]\s*\[?(.+?)\]?\s*$|reason=\[([^\]]+)\]")
+# lines that carry no message of their own: call-stack echoes and bare wrappers
+_NOISE = re.compile(
+    r"^(?:call trace|\[?Error\]?$|Traceback|TraceBack|.{0,6}$)|"
+    r"(?:Inner Error!?|see above|Please check the log|call acl api failed|call hccl api failed)\s*\.?$|"
+    # torch_npu ProcessGroupHCCL's follow-up lines after any failed collective (the failure is above)
+    r"^(?:Some HCCL operations have failed or timed out\.|To avoid data inconsistency, we are taking the entire)",
+    re.IGNORECASE)
+
+_KIND_LABEL = {
+    "en": {"python-exception": "a Python exception", "error-code": "an error code line",
+           "plog-error": "a CANN plog [ERROR] line", "compile-error": "a compiler error",
+           "cann-error-stack": "a line of CANN's error stack", "fatal-log": "a vLLM CRITICAL line",
+           "torch-log-error": "a torch / torch_npu error log line"},
+    "zh": {"python-exception": "Python 异常", "error-code": "错误码行", "plog-error": "CANN plog [ERROR] 行",
+           "compile-error": "编译错误", "cann-error-stack": "CANN 错误堆栈行", "fatal-log": "vLLM CRITICAL 级别日志行",
+           "torch-log-error": "torch / torch_npu 的错误日志行"},
+}
+
+
+_NOISE_PARTS = re.compile(r"\[PID: ?\d+\]\s*|\s*\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]")
+_STAMP = re.compile(r"(?<=: )\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d(?:\.\d+)*\s*")
+# torch's c10 log header: [E1201 06:31:02.635343200 compiler_depend.ts:444]
+_C10_HEADER = re.compile(r"^\[[FEWIV]\d{3,4} \d\d:\d\d:\d\d\.\d+ [^\s\]]+:\d+\] ")
+
+
+def message(u: SUnrecognised) -> str:
+    """The message a line states: the text after a plog / torch_npu / c10 log header and process
+    prefixes, without a CANN error block's ``[PID: N]``, its time stamp and ``[FUNC:..][FILE:..][LINE:..]``."""
+    return _STAMP.sub("", _NOISE_PARTS.sub("", _C10_HEADER.sub("", message_of(normalize(u.text))))).strip()
+
+
+def says_something(u: SUnrecognised) -> bool:
+    """Whether the line states a message worth leading with (not a bare wrapper or a stack echo)."""
+    text = message(u)
+    if _NOISE.search(text):
+        return False
+    if u.kind == "python-exception":
+        m = _PY_EXC.match(normalize(u.text).strip())
+        return bool(m and m.group(3) and len(m.group(3).strip()) >= 8)
+    return len(text) >= 12
+
+
+def _score(u: SUnrecognised) -> int:
+    text = message(u)
+    if u.kind == "error-code" and _REASON.search(text):
+        return 0
+    return {"plog-error": 1, "python-exception": 2, "torch-log-error": 2, "compile-error": 3, "error-code": 4,
+            "cann-error-stack": 5, "fatal-log": 6}.get(u.kind, 7)
+
+
+def pick(lines: list[SUnrecognised]) -> SUnrecognised | None:
+    """The most telling unexplained line: one that states a message, by kind (an error code with
+    a reason, a plog [ERROR], a Python exception with a message...), then the earliest. Lines of
+    CANN's error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
+    candidates = [u for u in lines if u.kind != "cann-error-stack" and says_something(u)]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda u: (_score(u), u.file, u.line))
+
+
+def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
+    """(component, layer) inferred from the module that printed the line."""
+    line = normalize(u.text)
+    m = _PLOG_MODULE.match(line)
+    if m:
+        module = m.group(1).upper()
+        return m.group(1), ("framework" if module in _FRAMEWORK_MODULES else "driver")
+    if u.kind == "python-exception":
+        em = _PY_EXC.match(line.strip())
+        return (em.group(2) if em else "Python"), "framework"
+    if u.kind == "fatal-log":
+        return "vLLM", "framework"
+    if u.kind == "torch-log-error":
+        return "torch_npu", "framework"
+    code = _CODE.search(line)
+    if code:
+        c = code.group(1)
+        if c.startswith("ERR"):
+            return "torch_npu", "framework"
+        return "CANN", "driver"
+    if "[ERROR] " in line and "(PID:" in line:
+        return "torch_npu", "framework"
+    return ("build" if u.kind == "compile-error" else "CANN"), ("framework" if u.kind == "compile-error" else "driver")
+
+
+def core_of(text: str, limit: int = 80) -> str:
+    """The stable core of a message for searching: the reason when stated, numbers and paths kept."""
+    m = _REASON.search(text)
+    core = (m.group(1) or m.group(2)) if m else text
+    core = re.sub(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", "", core).strip()
+    return core[:limit].rstrip()
+
+
+def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = None) -> tuple[str, str, list[str]]:
+    """(title, cause, fix steps) of the finding an unexplained line becomes; ``waited_by``: the id of
+    the peer wait (an HCCL timeout on another rank) that came after it and waited for it (the line then
+    states its rank: :func:`triage.diagnose.peers._waits_for` requires one)."""
+    who = f"rank {(u.origin or {}).get('rank')}"
+    msg = message(u)
+    core = core_of(msg)
+    kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
+    short = msg if len(msg) <= 160 else msg[:157] + "..."
+    if lang == "zh":
+        title = (f"未被规则识别的错误：{short}" if u.kind == "python-exception"
+                 else f"未被规则识别的错误（{component}）：{short}")
+        if waited_by is not None:
+            cause = (f"triage 的规则库里没有规则认识这一行，但它是 {who} 的错误"
+                     f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个 rank 的 {waited_by} 之前；"
+                     "那个 rank 等的很可能正是它（把这个 rank 列为对端，或是同一作业中更晚失败的另一个 rank）。"
+                     "请把这一行当作最可能的原因，那次等待、超时或建链失败只是它的后果。层级是根据打印模块推断的。")
+        else:
+            cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误"
+                     f"（{kind}，由 {component} 打印）：“{msg}”。"
+                     "请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
+        fix = [f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。",
+               f"查看完整日志中它之前的几行，以及 plog（`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`），"
+               "找到最早出现的错误。",
+               "用 `triage rules suggest <日志文件>` 生成规则草稿，确认原因后补全原因和处理方法并贡献出来。"]
+    else:
+        title = (f"An error no rule knows: {short}" if u.kind == "python-exception"
+                 else f"An error no rule knows ({component}): {short}")
+        if waited_by is not None:
+            cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {who} "
+                     f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} on another "
+                     "rank, which was likely waiting for it (it names this rank as its peer, or is another rank "
+                     "of the job that failed later). Read this line as the likely cause and that wait, timeout "
+                     "or failed link as its symptom. The layer is inferred from the module that printed it.")
+        else:
+            cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
+                     f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
+                     "listed with it only wrap it. The layer is inferred from the module that printed it.")
+        fix = [f"Search the documentation, error-code reference and issue tracker of {component} for the stable part "
+               f"of the message: `{core}`.",
+               f"Read the lines just before it in the full log and in the plog "
+               f"(`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`) for the first error.",
+               "Draft a rule for it with `triage rules suggest <log>`; once the cause is known, fill in its cause "
+               "and fix and contribute it."]
+    return title, cause, fix
