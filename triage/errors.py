@@ -8,6 +8,9 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_INPUT = 2
 EXIT_RULES = 3
+#: reading files or directories was stopped by Ctrl-C (SIGINT) or SIGTERM: 128 + the signal's number
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
 
 
 class TriageError(Exception):

@@ -45,7 +45,7 @@ def explain(text: str | bytes | Iterable[str | bytes], *, rules: RuleSet | None 
     data = _text_bytes(text)
     if matcher is None and len(data) < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge, lang=lang)
+    analysis = Analysis(rules if rules is not None else default_rules(), matcher, knowledge=knowledge, lang=lang)
     # bytes get the same sniffing as files: a BOM, UTF-16, GBK text
     stream = transcode(io.BufferedReader(io.BytesIO(data))) if not isinstance(text, str) else io.BytesIO(data)
     for _ in analysis.feed(stream, None):
@@ -87,5 +87,5 @@ def stream(lines: Iterable[str | bytes], *, rules: RuleSet | None = None,
     Lines are taken as text (``bytes`` are decoded as UTF-8 with replacement; no encoding sniffing).
     Findings reasoned from facts need the whole log and are only in :func:`analyze`'s report.
     """
-    analysis = Analysis(rules or default_rules(), matcher, lang=lang)
+    analysis = Analysis(rules if rules is not None else default_rules(), matcher, lang=lang)
     yield from analysis.feed(LineStream(lines), None)

@@ -62,6 +62,7 @@ def analyze(
     from triage.run.feed import SMALL_INPUT, expand_inputs, total_size, with_node
 
     fmt = format.value
+    stopped, live = None, False
     if not paths and sys.stdin.isatty() and not ray:
         console(stderr=True).print("triage: reading the log from standard input (Ctrl-D ends it); "
                                    "give a file name to analyze a file", style="dim", soft_wrap=True)
@@ -92,7 +93,8 @@ def analyze(
                 raise _fail("--follow takes exactly one plain file", EXIT_INPUT)
             analysis = Analysis(ruleset, matcher, lang=language)
             analysis.input_errors.extend(problems)  # named paths that do not exist: the others are read
-            _run(analysis, sources, fmt, redactor, follow, as_text, njobs, size)
+            stopped = _run(analysis, sources, fmt, redactor, follow, as_text, njobs, size)
+            live = follow or any(s.path == "-" for s in sources)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
@@ -106,7 +108,12 @@ def analyze(
             console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                        markup=False)
         raise typer.Exit(EXIT_INPUT if summary.input_errors else 0)
-    report = _render(analysis.report(), fmt, redactor)
+    report = analysis.report()
+    if stopped is not None:
+        report = report.model_copy(update={"ended_by" if live else "interrupted": stopped})
+    if fmt == "jsonl":
+        _withdraw(report, getattr(analysis, "announced", []))
+    report = _render(report, fmt, redactor)
     for problem in report.input_errors:
         console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                    markup=False)
@@ -174,15 +181,20 @@ def _redactor(enabled: bool):
     return Redactor()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a container stop, `timeout`): ends reading like Ctrl-C."""
+
+
 def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt  # SIGTERM (a container stop, `timeout`) ends reading like Ctrl-C
+    raise Terminated
 
 
 def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False,
-         jobs: int | None = 1, size: int = 0) -> None:
+         jobs: int | None = 1, size: int = 0) -> str | None:
     """Feed ``sources`` to ``analysis``, streaming findings and unexplained lines as they appear;
     Ctrl-C or SIGTERM stops reading and the caller reports what was read. ``jobs`` None picks the
-    number of processes (serial for small input, stdin and --follow)."""
+    number of processes (serial for small input, stdin and --follow). Returns the signal that
+    stopped reading (``SIGINT`` or ``SIGTERM``), or None when everything was read."""
     import signal
 
     from triage.cli.progress import progress_for
@@ -205,9 +217,12 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         elif live and out is not None:
             out.print(text.stream_line(finding, lang), highlight=False, soft_wrap=True, markup=False)
 
+    analysis.announced = []  # the unexplained lines announced live: withdrawn at the end if the report explains them
+
     def unexplained(file, u) -> None:
         from triage.report.models import Origin, Unrecognised
 
+        analysis.announced.append((file, u.line, u.kind))
         line = Unrecognised(file=file, line=u.line, text=u.text, kind=u.kind,
                             origin=Origin(**u.origin) if u.origin else Origin())
         if redactor is not None:
@@ -246,13 +261,27 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
                         announce(finding)
 
                 read_all(analysis, plan(sources), jobs, on_piece=done, as_text=as_text)
-    except KeyboardInterrupt:
-        pass  # report what was read so far
+        return None
+    except KeyboardInterrupt as exc:  # report what was read so far
+        return "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
     finally:
         analysis.on_block = None
         analysis.on_unexplained = None
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _withdraw(report, announced: list[tuple]) -> None:
+    """One ``"type": "withdrawn"`` JSON line for each unexplained line announced while reading that
+    the final report does not keep (a rule explained it, or it belongs to an earlier attempt), so
+    that a jsonl stream ends agreeing with its closing summary line."""
+    import json
+
+    kept = {(u.file, u.line) for u in report.unrecognised}
+    kept |= {(e.file, e.line) for f in report.findings if f.pack == "unexplained" for e in f.evidence}
+    for file, line, kind in announced:
+        if (file, line) not in kept:
+            print(json.dumps({"type": "withdrawn", "file": file, "line": line, "kind": kind}), flush=True)
 
 
 def _render(report, fmt: str, redactor=None):

@@ -14,17 +14,19 @@ def _before_restart(summary: Summary, file: int, line: int) -> bool:
     return bool(restarts) and line < max(restarts)
 
 
-def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]) -> tuple[list[Item], list]:
+def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]
+                    ) -> tuple[list[Item], list, list[Item]]:
     """Keep the findings of each log's last attempt; list the earlier attempts (a log in which the
     service restarted after a failure: ``kubectl logs --previous``, a crash-looping pod).
 
     A rule whose every occurrence lies before its file's last restart belongs to an earlier attempt:
     it is left out of the ranking and listed with that attempt (by the segment of its first line).
+    Returns the items kept, the attempts, and the items of the earlier attempts.
     """
     from triage.report.models import Attempt
 
     if not any(f.restarts for f in summary.files):
-        return items, []
+        return items, [], []
     keep, earlier = [], []
     for it in items:
         if it.origins and it.pack != "compat" and all(_before_restart(summary, o.file, o.last_line)
@@ -51,4 +53,13 @@ def _split_attempts(items: list[Item], summary: Summary, files: list[str | None]
         root = next((it.id for it in members if it.error_level), None)
         attempts.append(Attempt(file=files[file], first_line=start, last_line=end, root_cause=root,
                                 findings=[it.id for it in members]))
-    return keep, attempts
+    return keep, attempts, earlier
+
+
+def latest_root(attempts: list, earlier: list[Item]) -> Item | None:
+    """The root cause of the latest earlier attempt that has one (the last one in the last file
+    that restarted), as the item to rank when the last attempt shows no failure of its own."""
+    for attempt in reversed(attempts):
+        if attempt.root_cause is not None:
+            return next((it for it in earlier if it.id == attempt.root_cause), None)
+    return None

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from triage.diagnose.attempts import _before_restart, _split_attempts
+from triage.diagnose.attempts import _before_restart, _split_attempts, latest_root
 from triage.diagnose.cluster import verdict
 from triage.diagnose.facts import MergedFacts
 from triage.diagnose.links import Item, explain, incidents
 from triage.diagnose.peers import _explain_waits, _waited_for
 from triage.diagnose.ranks import _file_ranks, _hits_with_file_rank, _pid_ranks, _rank_of, _tp_is_world
+from triage.diagnose.stalls import stall_findings
 from triage.knowledge.compat import Knowledge
 from triage.knowledge.compat.checks import TESTS
+from triage.knowledge.compat.schema import Convention, StackPackage
 from triage.knowledge.compat.versions import is_dev_build
 from triage.knowledge.compiled import fill
 from triage.knowledge.loader import RuleSet
@@ -104,6 +106,11 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     clock.years = dict(summary.clock.years)
     clock.families = set(summary.clock.families)
     facts = MergedFacts(summary.facts, knowledge, files)
+    conventions = {c.kind: c for c in knowledge.conventions}
+    packages = {p.name: p for p in knowledge.packages}
+
+    def severity_of(kind: str) -> str:
+        return conventions[kind].severity if kind in conventions else "error"
 
     items: list[Item] = []
     payload: dict[str, object] = {}
@@ -128,7 +135,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     for item, data in _check_items(summary, rules, knowledge, facts, files, notices):
         items.append(item)
         payload[item.id] = data
-    items, attempts = _split_attempts(items, summary, files)
+    items, attempts, earlier = _split_attempts(items, summary, files)
     base = sorted(items, key=lambda it: rank_key(it.rule, it.position, False, it.tier))
     # checks explain everywhere: give them no origins for the links, their file for incidents
     check_origins = {it.id: it.origins for it in base if it.pack == "compat"}
@@ -150,13 +157,26 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     if best is None or (best.tier == GENERIC and _is_wrapper(best, payload)):
         # a different line than the wrapper's own: the wrapper already shows its line
         own = _first_line(best, payload)
+        # a program's outcome line (Killed, make's Error 2) leads only when nothing else fired
+        alone = not items
         lead_line = pick([u for u in summary.unrecognised
-                          if not _before_restart(summary, u.file, u.line) and (u.file, u.line) != own])
+                          if not _before_restart(summary, u.file, u.line) and (u.file, u.line) != own
+                          and (alone or u.kind not in conventions or conventions[u.kind].lead != "alone")],
+                         {kind: i for i, kind in enumerate(conventions)})
     elif best.peer_symptom:
         lead_line = _waited_for(best, summary, clock, pid_rank)
         waited = best if lead_line is not None else None
+    restarted_after = False
+    if lead_line is None and (best is None or (best.tier == GENERIC and _is_wrapper(best, payload))):
+        # the last attempt (after a restart) shows no failure of its own, or only a wrapper: the
+        # latest earlier attempt's root cause leads, and the report says the service restarted after it
+        previous = latest_root(attempts, earlier)
+        if previous is not None:
+            ranked = sorted([*ranked, previous], key=key)
+            restarted_after = True
     if lead_line is not None:
-        lead = Item(id=f"unexplained.{lead_line.kind}", rule=_Unexplained(f"unexplained.{lead_line.kind}"),
+        lead = Item(id=f"unexplained.{lead_line.kind}",
+                    rule=_Unexplained(f"unexplained.{lead_line.kind}", severity=severity_of(lead_line.kind)),
                     pack="unexplained", tier=UNEXPLAINED, position=(lead_line.file, lead_line.line),
                     origins=[SOrigin(file=lead_line.file, origin=lead_line.origin or {}, count=1,
                                      first_line=lead_line.line, last_line=lead_line.line, first_text=lead_line.text,
@@ -169,20 +189,26 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     findings: list[Finding] = []
     for it in ranked:
         if it.pack == "unexplained":
-            findings.append(_unexplained_finding(lead_line, files, lang, summary, waited))
+            findings.append(_unexplained_finding(lead_line, files, lang, summary, conventions, packages, facts,
+                                                 waited))
         elif it.pack == "compat":
             findings.append(_check_finding(it, payload[it.id], files, lang))
         else:
             rule, h = payload[it.id]
             findings.append(finding_of(rule, h, files, lang, it.suppressed_by, fact_values))
+    findings.extend(stall_findings(summary, files, lang))
     root = next((f for f in findings if f.severity in SEVERITIES[:2] and f.suppressed_by is None), None)
     unrecognised: list[Unrecognised] = []
     if root is None or root.generic or root.rule_id.startswith("unexplained."):
         from triage.logformat.detectors import KIND_RANK
 
-        picked = sorted(summary.unrecognised, key=lambda u: (KIND_RANK[u.kind], u.file, u.line))
+        order = {**KIND_RANK, **{c.kind: len(KIND_RANK) + i for i, c in enumerate(knowledge.conventions)}}
+        # a line of an earlier attempt is never counted against the last one
+        last = [u for u in summary.unrecognised if not _before_restart(summary, u.file, u.line)]
+        picked = sorted(last, key=lambda u: (order.get(u.kind, len(order)), u.file, u.line))
         unrecognised = [Unrecognised(file=files[u.file], line=u.line, text=u.text, kind=u.kind,
-                                     origin=Origin(**u.origin) if u.origin else Origin())
+                                     origin=Origin(**u.origin) if u.origin else Origin(),
+                                     severity=severity_of(u.kind))
                         for u in sorted(picked[:MAX_UNRECOGNISED_SHOWN], key=lambda u: (u.file, u.line))]
     groups = incidents(ranked)
     incident_list = []
@@ -207,6 +233,8 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         input_errors=[InputProblem(file=e.file, message=e.message) for e in summary.input_errors],
         notices=notices, matcher=summary.matcher, facts=facts.facts(), compat_digest=knowledge.digest, lang=lang,
         incidents=incident_list, cluster=cluster, earlier_attempts=attempts,
+        root_cause_earlier_attempt=(restarted_after and root is not None
+                                    and root.rule_id in {a.root_cause for a in attempts}),
     )
 
 
@@ -264,10 +292,15 @@ def _check_finding(it: Item, data: dict, files: list[str | None], lang: str) -> 
 
 
 def _unexplained_finding(u: SUnrecognised, files: list[str | None], lang: str, summary: Summary,
-                         waited: Item | None = None) -> Finding:
-    component, layer = component_and_layer(u)
-    title, cause, fix = texts(u, lang, component, waited_by=waited.id if waited is not None else None)
-    same = [x for x in summary.unrecognised if x.kind == u.kind
+                         conventions: dict[str, Convention], packages: dict[str, StackPackage],
+                         facts: MergedFacts, waited: Item | None = None) -> Finding:
+    package = packages.get(u.frame[0]) if u.frame else None
+    version = facts.value(package.fact) if package is not None and package.fact else None
+    component, layer = component_and_layer(u, conventions, packages)
+    title, cause, fix = texts(u, lang, component, waited_by=waited.id if waited is not None else None,
+                              conventions=conventions, version=version)
+    # lines of the same kind in the same file back it up; another file's never do (its own finding)
+    same = [x for x in summary.unrecognised if x.kind == u.kind and x.file == u.file
             and (waited is None or (x.file, (x.origin or {}).get("pid"), (x.origin or {}).get("rank"))
                  == (u.file, (u.origin or {}).get("pid"), (u.origin or {}).get("rank")))]
     evidence = [Evidence(file=files[x.file], line=x.line, text=x.text,
@@ -277,7 +310,8 @@ def _unexplained_finding(u: SUnrecognised, files: list[str | None], lang: str, s
         evidence.insert(0, Evidence(file=files[u.file], line=u.line, text=u.text))
     origin = u.origin or {}
     return Finding(
-        rule_id=f"unexplained.{u.kind}", title=title, layer=layer, component=component, severity="error", priority=0,
+        rule_id=f"unexplained.{u.kind}", title=title, layer=layer, component=component,
+        severity=conventions[u.kind].severity if u.kind in conventions else "error", priority=0,
         generic=False, cause=cause, fix=fix, evidence=evidence, first_line=u.line, last_line=u.line,
         first_file=files[u.file], last_file=files[u.file], count=1, captures={"line": u.text},
         references=[], suppressed_by=None, pack="unexplained", confidence="hypothesis",

@@ -57,7 +57,9 @@ def check_case(rules: RuleSet, case: CorpusCase, matcher: str | None = None) -> 
     expect = case.case.expect
     fired = [f.rule_id for f in report.findings]
     if case.case.healthy or expect.root_cause is None:
+        # a healthy log stays clean: no error-level finding and no unrecognised error line
         bad = [f.rule_id for f in report.findings if f.severity in SEVERITIES[:2]]
+        bad += [f"unrecognised {u.kind} at line {u.line}" for u in report.unrecognised if u.severity in SEVERITIES[:2]]
         return Result(case.name, "healthy", not bad, f"error findings: {bad}" if bad else "")
     # `root_cause` in the report is the top finding of severity error or critical; a case may
     # expect a warning-level rule (an unhealthy device, a risky setting) to lead instead.

@@ -32,7 +32,8 @@ DETECTORS: tuple[tuple[str, str], ...] = (
 CONFIRM = {
     "python-exception": re.compile(
         r"^(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt)(?:: .*)?$", re.ASCII),
-    "error-code": re.compile(r"error code is -?\d+|\bERR\d{5}\b|\bE[A-Z0-9]\d{4}\b", re.ASCII),
+    # `error code is 0` is success (an INFO line's), not an error code
+    "error-code": re.compile(r"error code is (?:-\d+|0*[1-9]\d*)\b|\bERR\d{5}\b|\bE[A-Z0-9]\d{4}\b", re.ASCII),
     "plog-error": re.compile(r"^\[ERROR\] [A-Za-z_][\w-]*\(\d+,", re.ASCII),
     "compile-error": re.compile(r"^\s*\S+:\d+:\d+: (?:fatal )?error: ", re.ASCII),
     # a line of CANN's error stack (printed only on failure): ... failed.[FUNC:x][FILE:y.cc][LINE:n]

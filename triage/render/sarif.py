@@ -55,4 +55,10 @@ def render(report: Report) -> str:
                                       "rules": rules}},
                   "results": results}],
     }
+    if report.interrupted is not None or report.ended_by is not None:
+        # reading stopped on a signal: say so where SARIF records how a run went
+        sarif["runs"][0]["invocations"] = [{
+            "executionSuccessful": report.interrupted is None, "exitCode": report.exit_code(),
+            "properties": {"interrupted": report.interrupted, "ended_by": report.ended_by,
+                           "lines_read": report.lines_read}}]
     return json.dumps(sarif, indent=2, ensure_ascii=False)

@@ -44,24 +44,42 @@ def headline(report: Report) -> str:
     part of the input is never presented as a clean log.
     """
     lang = report.lang
+    stopped = report.interrupted or report.ended_by
+    if stopped is not None:
+        key = "interrupted" if report.interrupted else "ended_by"
+        return t(key, lang, signal=stopped, lines=_lines(report.lines_read, lang)) + _verdict(report)
+    return _verdict(report)
+
+
+def _verdict(report: Report) -> str:
+    """The headline without the note of an interruption."""
+    lang = report.lang
     root = report.root_cause
     if root is not None:
         sep = "：" if lang == "zh" else ": "
-        return (f"{cause_label(root, lang)}{sep}{root.title} [{layer_label(root.layer, lang)}/{root.component}] "
-                f"-> {t('fix', lang)}{sep}{root.fix[0]}")
+        restarted = t("restarted_after", lang) if report.root_cause_earlier_attempt else ""
+        return (f"{cause_label(root, lang)}{sep}{root.title}{restarted} [{layer_label(root.layer, lang)}/"
+                f"{root.component}] -> {t('fix', lang)}{sep}{root.fix[0]}")
     lines = _lines(report.lines_read, lang)
     if report.input_errors and report.lines_read == 0:
         return t("nothing_read", lang)
     incomplete = ""
+    if report.truncated_lines:
+        n = len(report.truncated_lines)
+        incomplete += (f"；{n} 行超过行长度上限，只读了前一部分（见下方提示）" if lang == "zh" else
+                       f"; {count(n, 'line')} over the line limit read only in part (see the note below)")
     if report.input_errors:
-        incomplete = (f"；{incomplete_inputs(report)}（见下方输入错误）" if lang == "zh"
-                      else f"; {incomplete_inputs(report)} (see the input errors below)")
+        incomplete += (f"；{incomplete_inputs(report)}（见下方输入错误）" if lang == "zh"
+                       else f"; {incomplete_inputs(report)} (see the input errors below)")
     if report.unrecognised:
         u = report.unrecognised[0]
         if lang == "zh":
             return t("no_known_root", lang, n=len(report.unrecognised), where=where(u.file, u.line, lang)) + incomplete
         return (f"No known root cause: {count(len(report.unrecognised), 'unrecognised error line')}; "
                 f"first at {where(u.file, u.line)}{incomplete}")
+    stall = next((f for f in report.findings if f.pack == "stall"), None)
+    if stall is not None:
+        return t("stall_headline", lang, title=stall.title) + incomplete
     if report.findings:
         if lang == "zh":
             return t("no_error", lang, n=len(report.findings), lines=lines) + incomplete
@@ -72,7 +90,7 @@ def headline(report: Report) -> str:
         return f"Input incomplete: no problem found in the {lines} read{incomplete}"
     if report.lines_read == 0:
         return t("empty", lang)
-    return t("clean", lang, lines=lines)
+    return t("clean", lang, lines=lines) + incomplete
 
 
 def incomplete_inputs(report: Report) -> str:

@@ -73,6 +73,31 @@ _TEXT: dict[str, dict[str, str]] = {
                      "zh": "没有读到任何内容：见下方的输入错误"},
     "empty": {"en": "No problem found in 0 lines: the input was empty", "zh": "未发现问题：输入为空（0 行）"},
     "clean": {"en": "No problem found in {lines}", "zh": "未发现问题（共 {lines}）"},
+    "interrupted": {"en": "Interrupted by {signal} after {lines}, the rest was not read. ",
+                    "zh": "读取被 {signal} 中断，只读了 {lines}，其余部分未读。"},
+    "restarted_after": {"en": " (in an earlier attempt: the service restarted after it)",
+                        "zh": "（发生在较早的一次运行中：服务之后重启了）"},
+    "stall_title": {"en": "The log ends waiting: one line repeated {n} times, then nothing",
+                    "zh": "日志停在等待上：同一行重复了 {n} 次，之后再无输出"},
+    "stall_component": {"en": "the waiting process", "zh": "处于等待的进程"},
+    "stall_cause": {"en": "The log ends with this line repeated {n} times and nothing after it: \"{line}\". The "
+                          "process may be hung waiting on what it names (a lock, a peer that never arrived, a "
+                          "download, a connection) rather than failing.",
+                    "zh": "日志以这一行重复 {n} 次结尾，之后再无输出：“{line}”。进程可能卡在它所等待的东西上"
+                          "（锁、始终没有到达的对端、下载、连接），而不是报错退出。"},
+    "stall_fix_1": {"en": "Check what the line waits for: a stale lock file left by a killed process (remove it once "
+                          "no process holds it), a download or a model path that never completes.",
+                    "zh": "检查这一行在等什么：被杀进程留下的过期锁文件（确认没有进程持有后删除）、"
+                          "一直没有完成的下载或模型路径。"},
+    "stall_fix_2": {"en": "In a multi-rank job, check that every rank started and reached the same step: read the "
+                          "logs of the ranks that did not print this line (a peer that never arrived).",
+                    "zh": "多 rank 任务中，确认每个 rank 都已启动并到达同一步：查看没有打印这一行的 rank 的日志"
+                          "（从未到达的对端）。"},
+    "stall_fix_3": {"en": "If the process is still running, take its stacks (`py-spy dump --pid <pid>`) to see where "
+                          "it waits.",
+                    "zh": "如果进程仍在运行，抓取它的调用栈（`py-spy dump --pid <pid>`）查看它卡在哪里。"},
+    "stall_headline": {"en": "Possible stall: {title}", "zh": "可能卡住：{title}"},
+    "ended_by": {"en": "Reading ended by {signal} after {lines}. ", "zh": "读取在 {lines}后由 {signal} 结束。"},
     "other_incidents": {"en": "Separate incidents", "zh": "独立事件"},
     "no_error_finding": {"en": "no error-level finding", "zh": "没有 error 级别的发现"},
     "cluster": {"en": "Cluster", "zh": "集群"},

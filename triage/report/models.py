@@ -5,9 +5,11 @@ Adding a key keeps ``schema_version``; renaming or removing one bumps it.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from triage.knowledge.schema import SEVERITIES
+from triage.knowledge.schema import SEVERITIES, Severity
 
 SCHEMA_VERSION = 1
 
@@ -105,6 +107,9 @@ class Unrecognised(BaseModel):
     text: str
     kind: str
     origin: Origin = Field(default_factory=Origin)
+    severity: Severity = "error"
+    """``warning`` for a program's warning-level line (a Kubernetes Warning event, an npu-smi health
+    Warning): it does not fail the exit code at the default ``--fail-on error``."""
 
 
 class IncidentOrigin(BaseModel):
@@ -222,14 +227,27 @@ class Report(BaseModel):
     incidents: list[Incident] = Field(default_factory=list)
     cluster: Cluster | None = None
     earlier_attempts: list[Attempt] = Field(default_factory=list)
+    root_cause_earlier_attempt: bool = False
+    """Whether ``root_cause`` is the root cause of the latest earlier attempt (``earlier_attempts``):
+    the service restarted after it, and the last attempt shows no failure of its own or only a
+    generic wrapper."""
+    interrupted: Literal["SIGINT", "SIGTERM"] | None = None
+    """The signal that stopped reading files or directories before their end: the report is of the
+    ``lines_read`` lines read, the rest was not read (exit status 130 or 143)."""
+    ended_by: Literal["SIGINT", "SIGTERM"] | None = None
+    """The signal that ended reading standard input or a followed file (``--follow``): the
+    documented way to end a live session; the report covers everything read."""
 
     def exit_code(self, fail_on: str = "error") -> int:
-        """The CLI's exit code: 2 when an input could not be read to its end; else 1 when a finding
-        at or above ``fail_on`` severity fired or an error line went unrecognised; else 0."""
+        """The CLI's exit code: 2 when an input could not be read to its end; else 130 (SIGINT) or 143
+        (SIGTERM) when a signal stopped reading files or directories; else 1 when a finding or an
+        unrecognised line at or above ``fail_on`` severity; else 0 (docs/output.md, "Exit status")."""
         if self.input_errors:
             return 2
+        if self.interrupted is not None:  # files or directories not read to their end
+            return 143 if self.interrupted == "SIGTERM" else 130
         limit = SEVERITIES.index(fail_on)
         failing = any(SEVERITIES.index(f.severity) <= limit for f in self.findings if f.suppressed_by is None)
         # an unexplained error line counts as severity `error`
-        unexplained = bool(self.unrecognised) and limit >= SEVERITIES.index("error")
+        unexplained = any(SEVERITIES.index(u.severity) <= limit for u in self.unrecognised)
         return 1 if failing or unexplained else 0

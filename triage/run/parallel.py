@@ -231,23 +231,49 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
     _ = analysis.matcher  # build the prefilter once, before forking: the workers inherit it
     _WORKER = (analysis, pieces, as_text)
     results: dict[int, tuple] = {}
+    ctx = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(pieces)), mp_context=ctx)
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(pieces)), mp_context=ctx) as pool:
-            futures = {pool.submit(_work, group): group for group in batches(pieces, jobs)}
-            for fut in as_completed(futures):
-                for i, result in zip(futures[fut], fut.result(), strict=True):
-                    results[i] = result
-                    if on_piece is not None:
-                        found = [f for s in result[0] for f in analysis.announce(s)]
-                        on_piece(pieces[i], found)
-                    for s in result[0]:
-                        analysis.announce_unexplained(s)
+        futures = {pool.submit(_work, group): group for group in batches(pieces, jobs)}
+        for fut in as_completed(futures):
+            for i, result in zip(futures[fut], fut.result(), strict=True):
+                results[i] = result
+                if on_piece is not None:
+                    found = [f for s in result[0] for f in analysis.announce(s)]
+                    on_piece(pieces[i], found)
+                for s in result[0]:
+                    analysis.announce_unexplained(s)
+        pool.shutdown()
+    except BaseException:
+        # Ctrl-C, SIGTERM or a failed worker: stop the workers now and keep what finished
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        _keep(analysis, pieces, results)
+        raise
     finally:
         _WORKER = None
-    for i in range(len(pieces)):
+    _keep(analysis, pieces, results)
+
+
+def _keep(analysis, pieces: list[Piece], results: dict[int, tuple]) -> None:
+    """Add the pieces read (``results``: piece index -> summaries, input errors, notices) to
+    ``analysis`` in piece order. After an interruption some are missing: a byte range that continues
+    a piece that was not read is left out too (its line numbers would be wrong), and a notice says
+    how many pieces were not read."""
+    kept = False
+    missing = 0
+    for i, piece in enumerate(pieces):
+        if i not in results or (piece.continues and not kept):
+            kept = False
+            missing += 1
+            continue
+        kept = True
         summaries, errors, notices = results[i]
         analysis.summaries.extend(summaries)
         analysis.input_errors.extend(errors)
         for n in notices:
             analysis.note(n)
+    if missing:
+        analysis.note(f"{missing} of {len(pieces)} pieces of the input were not read (reading was interrupted)")

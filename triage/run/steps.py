@@ -30,7 +30,7 @@ def read_paths(paths, *, rules=None, matcher=None, knowledge=None, lang=None, jo
     size = total_size(sources)
     if matcher is None and size < SMALL_INPUT:
         matcher = "small"
-    analysis = Analysis(rules or default_rules(), matcher, knowledge=knowledge, lang=lang)
+    analysis = Analysis(rules if rules is not None else default_rules(), matcher, knowledge=knowledge, lang=lang)
     analysis.input_errors.extend(problems)
     pieces = plan(sources)
     if jobs is None:
@@ -58,7 +58,7 @@ def merge(summaries: Sequence[Summary], *, rules: RuleSet | None = None, knowled
     from triage.diagnose.verdict import diagnose
     from triage.scan.merge import merge as merge_summaries
 
-    ruleset = rules or default_rules()
+    ruleset = rules if rules is not None else default_rules()
     merged = merge_summaries(list(summaries))
     if merged.rules_digest and merged.rules_digest != ruleset.digest:
         merged = merged.model_copy(update={"notices": [

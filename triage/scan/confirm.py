@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 from triage.inputs.reader import decode_line
 from triage.knowledge.compiled import CompiledRule, MatchTimeout
-from triage.logformat.detectors import CONFIRM, KIND_RANK, RAW_KINDS, START
+from triage.logformat.detectors import CONFIRM, RAW_KINDS, START
+from triage.logformat.frames import frame_in
 from triage.logformat.normalize import LineView
 from triage.logformat.origin import EMPTY, origin_of_line, peer_of_line, pid_rank_of_line
 from triage.logformat.times import time_of_line
@@ -26,9 +27,11 @@ from triage.scan.summary import (
     SUnrecognised,
     combine_comm,
 )
-from triage.scan.unexplained import says_something
+from triage.scan.unexplained import is_frame, says_something
 
 _MASK = re.compile(r"\d+")
+#: Lines between a traceback's innermost frame in the stack and its exception line, at most.
+FRAME_REACH = 80
 #: The compat extractor of ``rankSize`` (the world size) whose lines also state the process's rank in
 #: that communicator: HCCL's ``[HcclCommInitRootInfo] rank[3] rankSize[16]``, MindIE's ``rank:1, rankSize:4``.
 COMM_RANK_EXTRACTOR = "hccl.rank-size"
@@ -65,7 +68,17 @@ class Confirm:
                     else:
                         detectors.append(DETECTORS[d][0])
                     continue
-                k, is_after = self._fact_targets[d - len(DETECTORS)]
+                k_index = d - len(DETECTORS)
+                if k_index >= self._conv_base:
+                    c = k_index - self._conv_base
+                    if c < len(self._conventions):
+                        detectors.append(self._conventions[c].kind)
+                    else:  # a traceback frame inside a package of the stack: the latest is kept
+                        frame = frame_in(decode_line(raw), self._packages)
+                        if frame is not None:
+                            read.frame = (line_no, frame)
+                    continue
+                k, is_after = self._fact_targets[k_index]
                 if k == self._comm_extractor:
                     self._comm_rank(read, raw)
                 elif k == self._pid_rank_extractor:
@@ -227,20 +240,36 @@ class Confirm:
         """Record the line as unexplained (its first detector kind). A line a generic rule matched
         (``wrapped``) is kept only when it states a message of its own: a bare wrapper such as
         ``EI9999: Inner Error!`` is shown by its generic finding, never listed, announced or drafted."""
-        for kind in sorted(kinds, key=KIND_RANK.__getitem__):
+        for kind in sorted(set(kinds), key=self._kind_rank.__getitem__):
             if wrapped and kind == "torch-log-error":
                 continue  # the c10 header marks the level, not a message: the rule that matched explains it
-            if CONFIRM[kind].search(view.raw if kind in RAW_KINDS else view.line):
+            convention = self._conv_confirm.get(kind)
+            if wrapped and convention is not None:
+                continue  # a program's error line that a generic rule matched: that rule speaks for it
+            if convention is None:
+                confirmed = CONFIRM[kind].search(view.raw if kind in RAW_KINDS else view.line)
+            else:
+                patterns, raw = convention
+                text = view.raw if raw else view.line
+                confirmed = any(p.search(text) for p in patterns)
+            if confirmed:
                 key = (kind, _MASK.sub("N", view.line)[:300])
                 if key not in read.unrecognised and len(read.unrecognised) < MAX_UNRECOGNISED_KEYS:
                     origin = read.origin(view.raw)
                     when = time_of_line(view.raw)
                     if when is not None:
                         read.clock.see(when)
+                    frame = None
+                    if kind == "python-exception" and read.frame is not None and \
+                            0 < line_no - read.frame[0] <= FRAME_REACH:
+                        frame = read.frame[1]
                     u = SUnrecognised(file=0, line=line_no, text=view.raw, kind=kind, key=key[1],
-                                      origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when))
+                                      origin=origin.as_dict() if origin is not EMPTY else None, time=_stime(when),
+                                      frame=frame)
                     if (wrapped or kind == "torch-log-error") and not says_something(u):
                         return  # a c10 error line is kept only with a message (not its follow-up boilerplate)
+                    if convention is not None and is_frame(u):
+                        return  # a traceback's header or frame under a logger's ERROR prefix states nothing
                     read.unrecognised[key] = u
                     if self.on_unexplained is not None and key not in self._unexplained_seen:
                         self._unexplained_seen.add(key)

@@ -14,13 +14,17 @@ from typing import BinaryIO
 
 from triage.inputs.reader import BLOCK_SIZE, MAX_LINE, BlockReader
 from triage.knowledge.compat import Knowledge, load_compat
+from triage.knowledge.dialect import compile_rule_regex
 from triage.knowledge.loader import RuleSet
+from triage.logformat.detectors import KIND_RANK
+from triage.logformat.frames import frame_prefilter
 from triage.matching import Matcher, choose_matcher
 from triage.matching.base import DETECTORS, exact_prefilter
 from triage.report.models import Finding
 from triage.scan.confirm import COMM_RANK_EXTRACTOR, PID_RANK_EXTRACTOR, Confirm
 from triage.scan.facts import MAX_READ_PER_BLOCK, CompiledExtractor
 from triage.scan.merge import merge
+from triage.scan.stall import StallCheck, Tail
 from triage.scan.state import _hostname, _Read, _triage_version
 from triage.scan.summary import (
     MAX_KEPT,
@@ -87,6 +91,19 @@ class Scanner(Confirm):
                         self._fact_limits[base + len(self._fact_targets)] = MAX_READ_PER_BLOCK
                     self._fact_targets.append((k, is_after))
                     self._fact_patterns.append((pattern, ex.ignore_case))
+        # the error-line conventions of the stack's programs (compat/conventions.yaml) follow the
+        # extractors: a flagged line is confirmed like a detector's and kept as an unexplained line
+        self._conventions = list(self.knowledge.conventions)
+        self._conv_base = len(self._fact_targets)
+        self._fact_patterns.extend((c.prefilter, c.ignore_case) for c in self._conventions)
+        # then traceback frames inside the stack's packages: the innermost names a raised exception's package
+        self._packages = frozenset(p.name for p in self.knowledge.packages)
+        if self._packages:
+            self._fact_patterns.append((frame_prefilter(sorted(self._packages)), False))
+        self._conv_confirm = {c.kind: ([compile_rule_regex(p, c.ignore_case) for p in c.confirm], c.scope == "raw")
+                              for c in self._conventions}
+        self._stall = StallCheck(self.knowledge.stall) if self.knowledge.stall is not None else None
+        self._kind_rank = {**KIND_RANK, **{c.kind: len(KIND_RANK) + i for i, c in enumerate(self._conventions)}}
 
     @property
     def matcher(self) -> Matcher:
@@ -130,8 +147,10 @@ class Scanner(Confirm):
         pending: dict[int, deque] = {}
         nrules = len(self._rules)
         matcher = self.matcher
+        tail = Tail()
         try:
             for block in reader:
+                tail.see(block.buf, block.end)
                 if self.on_block is not None:
                     self.on_block(block.end)
                 for line_no, raw, targets in matcher.candidates(block):
@@ -143,6 +162,8 @@ class Scanner(Confirm):
         finally:
             read.facts.flush()
             read.lines = reader.lines_read
+            if self._stall is not None:
+                read.stall = self._stall.of(tail, reader.lines_read, sep or b"\n")
             for line, length in reader.truncated[:MAX_KEPT]:
                 read.truncated.append(STruncated(file=0, line=line, length=length, limit=self.max_line))
             self.summaries.append(read.summary(self, continues))

@@ -76,7 +76,8 @@ def merge(summaries: list[Summary]) -> Summary:
                     "comm_rank": comm, "comm_conflict": conflict,
                     "pid_ranks": prev.pid_ranks + [p for p in f.pid_ranks if p not in prev.pid_ranks][
                         :max(0, MAX_PID_RANKS - len(prev.pid_ranks))],
-                    "failed_tail": f.failed_tail or (prev.failed_tail and not any_start)})
+                    "failed_tail": f.failed_tail or (prev.failed_tail and not any_start),
+                    "stall": (f.stall[0] + prev.lines, *f.stall[1:]) if f.stall else None})
             else:
                 fmap.append(len(out.files))
                 out.files.append(f.model_copy(update={"continues": False}))

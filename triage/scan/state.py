@@ -86,6 +86,10 @@ class _Read:
         self.comm_conflict = False
         #: distinct (pid, global rank, node) stated by the file's rank assignment lines
         self.pid_ranks: list[tuple[int, int, str | None]] = []
+        #: (first line, times, text) of the repeated waiting line the read ends with, or None
+        self.stall: tuple[int, int, str] | None = None
+        #: (line, (package, module, function, frame line)) of the latest traceback frame in the stack
+        self.frame: tuple[int, tuple[str, str, str, int]] | None = None
         self._origin_of: tuple[str | None, Origin] = (None, EMPTY)
         knowledge = analysis.knowledge
         self.facts = FactStore(analysis._extractors, list(knowledge.facts))
@@ -122,6 +126,7 @@ class _Read:
             compat_digest=analysis.knowledge.digest, host=analysis.host,
             files=[SFile(name=self.name, lines=self.lines, node=self.node, continues=continues,
                          comm_rank=self.comm_rank, comm_conflict=self.comm_conflict, pid_ranks=self.pid_ranks,
+                         stall=self.stall,
                          restarts=self.restarts[-MAX_KEPT:], first_start=self.first_start, failed_tail=self.failed)],
             hits=hits, unrecognised=list(self.unrecognised.values()), facts=facts, truncated=self.truncated,
             notices=self.notices, matcher=getattr(analysis._matcher, "name", ""),

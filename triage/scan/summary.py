@@ -145,6 +145,9 @@ class SUnrecognised(_M):
     key: str
     origin: dict | None = None
     time: STime | None = None
+    frame: tuple[str, str, str, int] | None = None
+    """For a Python exception: (package, module, function, line) of the innermost traceback frame
+    inside a package of the stack (``compat/conventions.yaml``, ``packages``) above it, if any."""
 
     _origin = field_validator("origin")(classmethod(lambda cls, v: _check_origin(v)))
 
@@ -187,6 +190,9 @@ class SFile(_M):
     comm_conflict: bool = False
     """Whether lines of this file state two ranks in communicators of that largest size (several
     processes in one file): the file then has no rank."""
+    stall: tuple[int, int, str] | None = None
+    """``[first line, times, text]`` when the file ends by repeating one line that says it waits
+    (see :mod:`triage.scan.stall`); a later piece of the same file decides instead."""
     pid_ranks: list[tuple[int, int, str | None]] = Field(default_factory=list)
     """Distinct ``[pid, global rank, node]`` stated by vLLM's rank assignment lines under a worker's
     process tag (``(VllmWorkerProcess pid=176981) ... rank 1 in world size 2 is assigned as``; the node

@@ -13,7 +13,9 @@ the rank that wait waited for (see :mod:`triage.diagnose.verdict`); its cause th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from triage.knowledge.compat.schema import Convention, StackPackage
 from triage.logformat.normalize import message_of, normalize
 from triage.scan.summary import SUnrecognised
 
@@ -54,9 +56,21 @@ def message(u: SUnrecognised) -> str:
     return _STAMP.sub("", _NOISE_PARTS.sub("", _C10_HEADER.sub("", message_of(normalize(u.text))))).strip()
 
 
+_FRAME = re.compile(r'^(?:Traceback \(most recent call last\)|File "|During handling of the above exception|'
+                    r'The above exception was the direct cause)')
+
+
+def is_frame(u: SUnrecognised) -> bool:
+    """Whether the line's message is a traceback's header or frame (under a logger's ERROR prefix):
+    the exception line that ends the traceback is the telling one."""
+    return bool(_FRAME.match(message(u)))
+
+
 def says_something(u: SUnrecognised) -> bool:
     """Whether the line states a message worth leading with (not a bare wrapper or a stack echo)."""
     text = message(u)
+    if u.kind not in _KIND_LABEL["en"]:  # a program's own error line (compat/conventions.yaml): short is fine
+        return not _FRAME.match(text) and len(text) >= 4
     if _NOISE.search(text):
         return False
     if u.kind == "python-exception":
@@ -65,26 +79,38 @@ def says_something(u: SUnrecognised) -> bool:
     return len(text) >= 12
 
 
-def _score(u: SUnrecognised) -> int:
+def _score(u: SUnrecognised, order: Mapping[str, int]) -> int:
     text = message(u)
     if u.kind == "error-code" and _REASON.search(text):
         return 0
-    return {"plog-error": 1, "python-exception": 2, "torch-log-error": 2, "compile-error": 3, "error-code": 4,
-            "cann-error-stack": 5, "fatal-log": 6}.get(u.kind, 7)
+    score = {"plog-error": 1, "python-exception": 2, "torch-log-error": 2, "compile-error": 3, "error-code": 4,
+             "cann-error-stack": 5, "fatal-log": 6}.get(u.kind)
+    return score if score is not None else 7 + order.get(u.kind, len(order))
 
 
-def pick(lines: list[SUnrecognised]) -> SUnrecognised | None:
+def pick(lines: list[SUnrecognised], order: Mapping[str, int] | None = None) -> SUnrecognised | None:
     """The most telling unexplained line: one that states a message, by kind (an error code with
-    a reason, a plog [ERROR], a Python exception with a message...), then the earliest. Lines of
-    CANN's error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
+    a reason, a plog [ERROR], a Python exception with a message..., then the programs' conventions
+    in ``order``: kind -> position in compat/conventions.yaml), then the earliest. Lines of CANN's
+    error stack (``...[FUNC:x][FILE:y][LINE:n]``) echo a call chain: they never lead."""
     candidates = [u for u in lines if u.kind != "cann-error-stack" and says_something(u)]
     if not candidates:
         return None
-    return min(candidates, key=lambda u: (_score(u), u.file, u.line))
+    return min(candidates, key=lambda u: (_score(u, order or {}), u.file, u.line))
 
 
-def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
-    """(component, layer) inferred from the module that printed the line."""
+def component_and_layer(u: SUnrecognised, conventions: Mapping[str, Convention] | None = None,
+                        packages: Mapping[str, StackPackage] | None = None) -> tuple[str, str]:
+    """(component, layer) inferred from the module that printed the line; for a line of a program's
+    error-line convention (``conventions``: kind -> :class:`Convention`), the convention's; for an
+    exception raised inside a package of the stack (``packages``: name -> :class:`StackPackage`,
+    the innermost traceback frame in it), that package's."""
+    convention = (conventions or {}).get(u.kind)
+    if convention is not None:
+        return convention.component, convention.layer
+    package = (packages or {}).get(u.frame[0]) if u.frame else None
+    if package is not None:
+        return package.label, package.layer
     line = normalize(u.text)
     m = _PLOG_MODULE.match(line)
     if m:
@@ -92,7 +118,11 @@ def component_and_layer(u: SUnrecognised) -> tuple[str, str]:
         return m.group(1), ("framework" if module in _FRAMEWORK_MODULES else "driver")
     if u.kind == "python-exception":
         em = _PY_EXC.match(line.strip())
-        return (em.group(2) if em else "Python"), "framework"
+        top = em.group(1).split(".")[0] if em and "." in em.group(1) else None
+        # an exception class is no component: its package when it names one of the stack, else Python
+        if top and top in (packages or {}):
+            return packages[top].label, packages[top].layer
+        return "Python", "framework"
     if u.kind == "fatal-log":
         return "vLLM", "framework"
     if u.kind == "torch-log-error":
@@ -116,48 +146,82 @@ def core_of(text: str, limit: int = 80) -> str:
     return core[:limit].rstrip()
 
 
-def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = None) -> tuple[str, str, list[str]]:
+def kind_label(kind: str, lang: str, conventions: Mapping[str, Convention] | None = None) -> str:
+    """What a kind of unexplained line is, in ``lang`` ("a Python exception", "a pip error line")."""
+    convention = (conventions or {}).get(kind)
+    if convention is not None:
+        return convention.label_zh if lang == "zh" else convention.label
+    return _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(kind, kind)
+
+
+def texts(u: SUnrecognised, lang: str, component: str, waited_by: str | None = None,
+          conventions: Mapping[str, Convention] | None = None,
+          version: str | None = None) -> tuple[str, str, list[str]]:
     """(title, cause, fix steps) of the finding an unexplained line becomes; ``waited_by``: the id of
     the peer wait (an HCCL timeout on another rank) that came after it and waited for it (the line then
     states its rank: :func:`triage.diagnose.peers._waits_for` requires one)."""
     who = f"rank {(u.origin or {}).get('rank')}"
     msg = message(u)
     core = core_of(msg)
-    kind = _KIND_LABEL.get(lang, _KIND_LABEL["en"]).get(u.kind, u.kind)
+    kind = kind_label(u.kind, lang, conventions)
+    own = u.kind in (conventions or {})  # a program's own error line (pip, make, kubectl...): no plog to read
+    # where it was raised: the innermost frame in the stack's package, and the version the log states
+    raised = ""
+    if u.frame is not None:
+        module, func = u.frame[1], u.frame[2]
+        at = f"{module}.{func}" if func != "<module>" else module
+        if lang == "zh":
+            raised = f"，抛出位置：{at}（{module.replace('.', '/')}.py 第 {u.frame[3]} 行）" + (
+                f"，日志中的版本：{version}" if version else "")
+        else:
+            raised = f", raised in {at} ({module.replace('.', '/')}.py line {u.frame[3]})" + (
+                f", version {version} per the log" if version else "")
     short = msg if len(msg) <= 160 else msg[:157] + "..."
     if lang == "zh":
         title = (f"未被规则识别的错误：{short}" if u.kind == "python-exception"
                  else f"未被规则识别的错误（{component}）：{short}")
         if waited_by is not None:
             cause = (f"triage 的规则库里没有规则认识这一行，但它是 {who} 的错误"
-                     f"（{kind}，由 {component} 打印）：“{msg}”，出现在另一个 rank 的 {waited_by} 之前；"
+                     f"（{kind}，由 {component} 打印{raised}）：“{msg}”，出现在另一个 rank 的 {waited_by} 之前；"
                      "那个 rank 等的很可能正是它（把这个 rank 列为对端，或是同一作业中更晚失败的另一个 rank）。"
                      "请把这一行当作最可能的原因，那次等待、超时或建链失败只是它的后果。层级是根据打印模块推断的。")
         else:
             cause = (f"triage 的规则库里没有规则认识这一行，但它是日志中信息量最大的错误"
-                     f"（{kind}，由 {component} 打印）：“{msg}”。"
+                     f"（{kind}，由 {component} 打印{raised}）：“{msg}”。"
                      "请把它当作最可能的原因来看；下面列出的通用错误只是对它的包装。层级是根据打印模块推断的。")
-        fix = [f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。",
-               f"查看完整日志中它之前的几行，以及 plog（`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`），"
-               "找到最早出现的错误。",
+        path = u.frame[1].replace(".", "/") if u.frame is not None else ""
+        fix = [(f"在 {component} 的 issue 和源码（`{path}.py` 的 `{u.frame[2]}`）中"
+                f"搜索这条消息的关键部分：`{core}`" + (f"，并对照版本 {version} 的代码。" if version else "。")
+                if u.frame is not None else
+                f"在 {component} 的文档、错误码手册和 issue 中搜索这条消息的关键部分：`{core}`。"),
+               ("查看完整日志中它之前的几行：该程序在这一行之前的输出通常写明了原因。" if own else
+                f"查看完整日志中它之前的几行，以及 plog（`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`），"
+                "找到最早出现的错误。"),
                "用 `triage rules suggest <日志文件>` 生成规则草稿，确认原因后补全原因和处理方法并贡献出来。"]
     else:
         title = (f"An error no rule knows: {short}" if u.kind == "python-exception"
                  else f"An error no rule knows ({component}): {short}")
         if waited_by is not None:
             cause = (f"No rule in triage's knowledge base knows this line, but it is an error of {who} "
-                     f"({kind}, printed by {component}): \"{msg}\", and it came before {waited_by} on another "
+                     f"({kind}, printed by {component}{raised}): \"{msg}\", and it came before {waited_by} on another "
                      "rank, which was likely waiting for it (it names this rank as its peer, or is another rank "
                      "of the job that failed later). Read this line as the likely cause and that wait, timeout "
                      "or failed link as its symptom. The layer is inferred from the module that printed it.")
         else:
             cause = (f"No rule in triage's knowledge base knows this line, but it is the most telling error in the log "
-                     f"({kind}, printed by {component}): \"{msg}\". Read it as the likely cause: the generic findings "
-                     "listed with it only wrap it. The layer is inferred from the module that printed it.")
-        fix = [f"Search the documentation, error-code reference and issue tracker of {component} for the stable part "
-               f"of the message: `{core}`.",
-               f"Read the lines just before it in the full log and in the plog "
-               f"(`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`) for the first error.",
+                     f"({kind}, printed by {component}{raised}): \"{msg}\". Read it as the likely cause: the generic "
+                     "findings listed with it only wrap it. The layer is inferred from the module that printed it.")
+        path = u.frame[1].replace(".", "/") if u.frame is not None else ""
+        fix = [(f"Search the issue tracker of {component} and its source (`{path}.py`, "
+                f"`{u.frame[2]}`) for the stable part of the message: `{core}`"
+                + (f"; read the code of release {version}." if version else ".")
+                if u.frame is not None else
+                f"Search the documentation, error-code reference and issue tracker of {component} for the stable "
+                f"part of the message: `{core}`."),
+               ("Read the lines just before it in the full log: the program's own output above its error line "
+                "usually names the cause." if own else
+                f"Read the lines just before it in the full log and in the plog "
+                f"(`grep -rn \"{core[:40]}\" ~/ascend/log/debug/plog/`) for the first error."),
                "Draft a rule for it with `triage rules suggest <log>`; once the cause is known, fill in its cause "
                "and fix and contribute it."]
     return title, cause, fix

@@ -20,11 +20,14 @@ from .schema import (
     KINDS,
     Check,
     ChecksFile,
+    Convention,
     Extractor,
     FactsFile,
     FactSpec,
     ModelsFile,
     SocsFile,
+    StackPackage,
+    Stall,
     TorchNpuFile,
     VllmAscendFile,
 )
@@ -54,6 +57,11 @@ class Knowledge:
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: a digest of the files' content (the report's ``compat_digest``)
     digest: str = ""
+    #: the error-line conventions of the programs in the stack (file order), and what a stall is
+    conventions: list[Convention] = field(default_factory=list)
+    stall: Stall | None = None
+    #: the Python packages of the stack that a traceback's innermost frame may name
+    packages: list[StackPackage] = field(default_factory=list)
 
 
 @functools.lru_cache(maxsize=4)
@@ -119,7 +127,7 @@ def _load_compat(folder: Path) -> Knowledge:
                 loc = tuple(err["loc"])
                 msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
                 problems.append(RuleProblem(str(path), doc.line_of(loc), dotted_path(loc) or kind, msg))
-    for kind in ("vllm_ascend_releases", "torch_npu_releases", "model_requirements", "soc_families"):
+    for kind in ("vllm_ascend_releases", "torch_npu_releases", "model_requirements", "soc_families", "conventions"):
         if len(parsed[kind]) > 1:
             problems.append(RuleProblem(parsed[kind][1][2], 1, "kind", f"a second `{kind}` file"))
 
@@ -203,6 +211,8 @@ def _load_compat(folder: Path) -> Knowledge:
                                             f"check {check.id}: params.{name}",
                                             f"test `{check.test}` takes no parameter `{name}`"))
             checks.append(check)
+    conventions, stall = _conventions(parsed["conventions"], problems)
+    packages = list(parsed["conventions"][0][0].packages) if parsed["conventions"] else []
     if problems:
         raise RulesInvalid(problems)
 
@@ -217,4 +227,31 @@ def _load_compat(folder: Path) -> Knowledge:
         vllm_ascend = vllm_ascend.model_copy(update={"releases": ordered})
     digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in files)).hexdigest()[:16]
     return Knowledge(facts, extractors, checks, vllm_ascend, one("torch_npu_releases"),
-                     one("model_requirements"), one("soc_families"), [str(p) for p in files], where, digest)
+                     one("model_requirements"), one("soc_families"), [str(p) for p in files], where, digest,
+                     conventions, stall, packages)
+
+
+def _conventions(parsed: list, problems: list[RuleProblem]) -> tuple[list[Convention], Stall | None]:
+    """The conventions and the stall of ``compat/conventions.yaml``, their patterns checked against
+    the rule dialect; a kind is unique and no built-in detector's (problems are appended)."""
+    from triage.logformat.detectors import KIND_RANK
+
+    if not parsed:
+        return [], None
+    cf, doc, file = parsed[0]
+    out: list[Convention] = []
+    seen = set(KIND_RANK) | {"restart"}
+    for i, c in enumerate(cf.conventions):
+        if c.kind in seen:
+            problems.append(RuleProblem(file, doc.line_of(("conventions", i, "kind")), f"convention {c.kind}: kind",
+                                        "a kind of its own is needed (taken by a detector or another convention)"))
+        seen.add(c.kind)
+        for path, pattern in [(("prefilter",), c.prefilter), *((("confirm", k), p) for k, p in enumerate(c.confirm))]:
+            for why in check_pattern(pattern):
+                problems.append(RuleProblem(file, doc.line_of(("conventions", i, *path)),
+                                            f"convention {c.kind}: {dotted_path(path)}", why))
+        out.append(c)
+    for key in ("says", "not_says"):
+        for why in check_pattern(getattr(cf.stall, key)):
+            problems.append(RuleProblem(file, doc.line_of(("stall", key)), f"stall: {key}", why))
+    return out, cf.stall

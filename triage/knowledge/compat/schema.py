@@ -215,7 +215,86 @@ class SocsFile(_Strict):
     families: list[SocFamily] = Field(min_length=1)
 
 
+class ConventionExample(_Strict):
+    """A line of the program's output and where it comes from: a URL of the public log it was copied
+    from, or the source file and line whose format string rendered it."""
+
+    text: str
+    source: str = Field(min_length=3)
+
+
+class ConventionExamples(_Strict):
+    """Lines the convention must recognise, and real near-misses it must leave alone."""
+
+    match: list[ConventionExample] = Field(min_length=1)
+    no_match: list[ConventionExample] = Field(min_length=1)
+
+
+class Convention(_Strict):
+    """How one program of the stack marks an error (or warning) line: pip's ``ERROR:``, make's
+    ``*** [...] Error N``, klog's ``E1205 ...``, a pod in ``CrashLoopBackOff``. A line no rule explains
+    that matches it is an unexplained line of kind ``kind``, so a failing log is never called clean.
+
+    ``prefilter`` is searched in the raw blocks with the rules (the rule dialect: Hyperscan reads
+    it); ``confirm`` (any of its patterns) then decides on the raw line (``scope: raw``) or on the message left once
+    process prefixes are stripped (``scope: message``). ``severity`` follows the program's own level.
+    """
+
+    kind: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    program: str
+    label: str
+    label_zh: str
+    component: str
+    layer: Layer
+    severity: Literal["error", "warning"] = "error"
+    prefilter: str
+    confirm: list[str] = Field(min_length=1)
+    scope: Literal["raw", "message"] = "raw"
+    ignore_case: bool = False
+    lead: Literal["over_wrappers", "alone"] = "over_wrappers"
+    """When such a line leads as a possible cause: like a Python exception, whenever only generic
+    wrappers fired (``over_wrappers``), or only when nothing else fired at all (``alone``: a line that
+    is itself an outcome, such as ``Killed`` or ``make: *** Error 2``, whose reason is printed above)."""
+    references: list[str] = Field(min_length=1)
+    examples: ConventionExamples
+
+
+class Stall(_Strict):
+    """A log that ends by repeating one line that says it is waiting: ``says`` the words of such a
+    line, ``not_says`` those of a healthy server's periodic lines (engine statistics, health checks),
+    ``repeats`` how many times the last line must repeat, numbers and times aside."""
+
+    says: str
+    not_says: str
+    repeats: int = Field(default=3, ge=2, le=100)
+    references: list[str] = Field(min_length=1)
+    examples: ConventionExamples
+
+
+class StackPackage(_Strict):
+    """A Python package of the Ascend stack: an exception raised inside it names it (the innermost
+    traceback frame in it), with its version when the log states the ``fact``."""
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    label: str
+    repo: str
+    layer: Layer = "framework"
+    fact: str | None = None
+
+
+class ConventionsFile(_Strict):
+    """``compat/conventions.yaml``: the error-line conventions of the programs in the stack, and what
+    a stalled log looks like."""
+
+    kind: Literal["conventions"]
+    title: str
+    conventions: list[Convention] = Field(min_length=1)
+    stall: Stall
+    packages: list[StackPackage] = Field(min_length=1)
+
+
 KINDS: dict[str, type[BaseModel]] = {
     "facts": FactsFile, "checks": ChecksFile, "vllm_ascend_releases": VllmAscendFile,
     "torch_npu_releases": TorchNpuFile, "model_requirements": ModelsFile, "soc_families": SocsFile,
+    "conventions": ConventionsFile,
 }
