@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (message tables: one catalog template a line)
 """Write ``rules/mindie_internal.yaml``: the rules that recognise MindIE's internal checks and the
 model-config / request / host-environment checks of ``catalogs/mindie.yaml`` by their own messages.
 
@@ -119,6 +120,10 @@ REQUEST = [
     "An exception occurred when parsing the function call. The large model response is invalid",
     "does not exist, please check", "Version length must be in", "The input string does not meet the expected format",
 ]
+LWD = [
+    "lwd_rank_table_file", "The tcp connection of LayerwiseDisaggregated is fail", "control communication recv",
+    "edge_npu_smi_info", "cloud_npu_smi_info", "Lwd The value of dp_num must be greater than 0",
+]
 HOST = [
     "Shared memory path is symlink", "Failed to get shared memory file system information", "Failed to open shared memory",
     "Failed to fstat shared memory", "Failed to create tokenizer share memory", "Home directory",
@@ -129,8 +134,46 @@ HOST = [
 ]
 
 
+# Entries whose message an existing rule of its own already names (it ranks above the catch-all rules here):
+# they keep that rule and give no pattern to the rules written here.
+SPECIFIC = {
+    "'{}' is owned by user ID {}, but current process is running as user ID {}. Access denied.": "mindie.shared-memory-owner-mismatch",
+    "In MHA/GQA/MQA, num_kv_heads should be divisible by num_heads.": "mindie.parallel-config-mismatch",
+    "Not support cp and dp: cp size is {};dp size is {}": "mindie.feature-combination-unsupported",
+    "Do not support sp currently.": "mindie.feature-combination-unsupported",
+    "Mooncake init failed, expected kv caches to register, but it is None.": "mindie.kv-pool-backend-unavailable",
+    "Failed to put key {}, ret: {}": "serving.kv-pool-transfer-failed",
+    "Failed to get key: [{}], ret: {}.": "serving.kv-pool-transfer-failed",
+    "Unsupported type for global_segment_size: {}": "serving.kv-pool-config-invalid",
+    "global segment size cannot be empty.": "serving.kv-pool-config-invalid",
+    "metricsTlsCrlFiles init error": "mindie.tls-cert-path-invalid",
+    "metricsTlsCaFile init error": "mindie.tls-cert-path-invalid",
+    "ERR: serverConfig_.metricsTlsCrlFiles size must in [0, 3] .": "mindie.tls-cert-path-invalid",
+    "ERR: serverConfig_.metricsTlsCrlFiles file not exit .": "mindie.tls-cert-path-invalid",
+    "ERR: serverConfig_.metricsTlsCaFile size must in [1, 3].": "mindie.tls-cert-path-invalid",
+    "ERR: serverConfig_.metricsTlsCaFile file not exit .": "mindie.tls-cert-path-invalid",
+    "Failed to initialize GRPC communicator for multi-nodes inference.": "mindie.multinode-grpc-failed",
+    "gRPC CreateChannel Error: {}": "mindie.multinode-grpc-failed",
+    "gRPC CreateChannel failed with unknown exception": "mindie.multinode-grpc-failed",
+    "Failed to establish connection to master after maximum retries": "mindie.multinode-grpc-failed",
+    "Semaphore {} owned by uid {}, but current uid is {}": "mindie.shared-memory-owner-mismatch",
+    "Failed to create ConfigManager in LlmManagerImpl": "mindie.config-json-unreadable",
+    "Failed to get key file content": "serving.kv-pool-transfer-failed",
+    "Failed to get key content": "serving.kv-pool-transfer-failed",
+    "Get lib path failed": "mindie.install-incomplete",
+    "Failed to listen {}:{}, please check if management ip and metrics port are legal.": "mindie.http-listen-failed",
+    "Init metrics http server failed! Port is {}": "mindie.http-listen-failed",
+    "Pull kv failed irreversibly. {}": "mindie.pd-kv-pull-failed",
+    "Pull kv failed reversibly. {}": "mindie.pd-kv-pull-failed",
+    "Convert token to text output failed. The requestId is {}": "mindie.request-invalid",
+}
+
+
 def hand_rule(template: str) -> str | None:
-    for keys, rule in ((MODEL_CONFIG, "mindie.model-config-rejected"), (REQUEST, "mindie.request-rejected"),
+    if template in SPECIFIC:
+        return SPECIFIC[template]
+    for keys, rule in ((LWD, "mindie.layerwise-disaggregation-failed"),
+                       (MODEL_CONFIG, "mindie.model-config-rejected"), (REQUEST, "mindie.request-rejected"),
                        (HOST, "mindie.host-environment-check-failed"), (INTERNAL, None)):
         if any(k in template for k in keys):
             return rule or "internal"
@@ -249,6 +292,31 @@ HAND = {
                      "多模态输入要在该版本的大小限制之内，并以支持的形式传入（存在的本地路径、服务可访问的 URL、base64）。",
                      "如果工具调用的回复无法解析，确认对话模板和工具调用解析器与模型匹配。"]),
         no_match="[2026-04-23 10:00:00.000+08:00] [1024] [1030] [llm] [INFO] [input_builder.py:110] : The conversation has 3 messages"),
+    "mindie.layerwise-disaggregation-failed": dict(
+        title="MindIE layerwise (edge-cloud) disaggregation: the lwd rank table is wrong or a peer node does not answer",
+        layer="framework", component="MindIE layerwise disaggregation (lwd_rank_table_file, edge / cloud nodes)",
+        severity="error", priority=45,
+        cause=("In layerwise (edge-cloud) disaggregated deployment the nodes find each other through the "
+               "lwd_rank_table_file and then exchange control messages over TCP. Either the rank table is missing an "
+               "item or contradicts itself (server_count against server_list, a device without net_position, the master "
+               "listed before its slaves, dp_num 0), or a node did not answer within the timeout: the peer is down, "
+               "still starting, or unreachable on the address and port of the rank table."),
+        fix=["Check the lwd_rank_table_file against the deployment guide of your release: server_count equals the "
+             "entries of server_list, every device has net_position, the slave entries come before the master, and "
+             "the IPs and ports are those of the nodes.",
+             "For a timeout, look at the log of the peer it names (edge or cloud, master or slave) for its own first "
+             "error, and test the address and port from this node (`nc -zv <ip> <port>`).",
+             "Start all nodes of the deployment within the timeout, or start the side that waits last."],
+        zh=dict(title="MindIE 分层（边云）分离部署：lwd rank table 有误，或对端节点没有应答",
+                cause=("在分层（边云）分离部署中，各节点通过 lwd_rank_table_file 找到彼此，再通过 TCP 交换控制消息。要么 rank table "
+                       "缺少配置项或前后矛盾（server_count 与 server_list 不一致、某个 device 没有 net_position、master 写在 slave "
+                       "之前、dp_num 为 0），要么某个节点在超时时间内没有应答：对端已挂、仍在启动，或按 rank table 中的地址和端口不可达。"),
+                fix=["对照所用版本的部署指南检查 lwd_rank_table_file：server_count 等于 server_list 的条目数，每个 device 都有 "
+                     "net_position，slave 条目写在 master 之前，IP 和端口就是各节点的。",
+                     "如果是超时，查看报错指明的对端（边侧或云侧、master 或 slave）日志中它自己的第一条错误，并在本节点测试该地址和端口"
+                     "（`nc -zv <ip> <port>`）。",
+                     "让部署的所有节点在超时时间内启动，或者最后再启动需要等待的一侧。"]),
+        no_match="[2026-04-23 10:00:00.000+08:00] [1024] [1030] [llm] [INFO] [communication.py:300] : [layerwiseDisaggregated] tcp connection established"),
     "mindie.host-environment-check-failed": dict(
         title="MindIE could not use a host resource it needs (shared memory, home or log directory, sockets, worker processes)",
         layer="driver", component="container / host set-up of the MindIE service", severity="error", priority=60,
@@ -340,7 +408,8 @@ def main() -> None:
     doc = yaml.safe_load(CATALOG.read_text(encoding="utf-8"))
     by_rule: dict[str, list[dict]] = {}
     for e in doc["entries"]:
-        if e.get("rule") and not e["rule"].startswith("mindie.internal-check-") and e["rule"] not in HAND:
+        if e.get("rule") and not e["rule"].startswith("mindie.internal-check-") and e["rule"] not in HAND \
+                and e["template"] not in SPECIFIC:
             continue  # covered by a rule of its own
         excluded = e.get("excluded")
         if excluded and excluded.startswith(KEEP_EXCLUDED):
@@ -351,6 +420,10 @@ def main() -> None:
         if target is None:
             continue
         e.pop("rule", None)
+        e.pop("excluded", None)
+        if target in SPECIFIC.values():
+            e["rule"] = target
+            continue
         e.pop("excluded", None)
         if specific(e["template"]):
             e["rule"] = target
