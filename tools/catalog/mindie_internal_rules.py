@@ -344,6 +344,69 @@ HAND = {
 }
 
 
+# A rule of the same kind outside MindIE, kept here with its siblings: vllm-ascend's Mooncake layerwise
+# connector (vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py), whose per-layer
+# invariants were added by vllm-project/vllm-ascend#14046 (first in v0.25.1rc1).
+VLLM_ASCEND_LAYERWISE = {
+    "id": "vllm-ascend.mooncake-layerwise-internal-check",
+    "title": "An internal check of vllm-ascend's Mooncake layerwise connector failed (a bug in that release, not your configuration)",
+    "layer": "framework",
+    "component": "vllm-ascend (MooncakeLayerwiseConnector)",
+    "severity": "error",
+    "priority": 40,
+    "match": {"any": [
+        {"regex": r"Mooncake layerwise reuse mapping is missing layer \d+"},
+        {"regex": r"Mooncake layerwise metadata is missing physical layer \d+"},
+        {"regex": r"Mooncake layer hook .*? does not belong to physical layer \d+: "},
+    ]},
+    "cause": ("The Mooncake layerwise connector keeps its own map from the model's attention layers to the physical KV "
+              "cache layers and storage slots it sends layer by layer; here a layer it was asked to save or reuse is "
+              "not in that map, or the layer hook that fired belongs to another physical layer. No setting reaches "
+              "these checks directly: an internal check of vllm-ascend's MooncakeLayerwiseConnector failed, a bug of "
+              "the release you run (these checks came with the layerwise SFA transfer change, vllm-ascend#14046, "
+              "first released in v0.25.1rc1), not your configuration."),
+    "fix": [
+        "Upgrade vllm-ascend to the newest release of your vllm line and retry; if it persists, use the non-layerwise "
+        "Mooncake connector (`kv_connector` MooncakeConnectorV1 in `--kv-transfer-config`) for this model.",
+        "Report it to vllm-project/vllm-ascend with the traceback, `pip show vllm vllm-ascend`, the "
+        "`--kv-transfer-config` of both prefill and decode instances, the model and its parallel sizes.",
+    ],
+    "references": ["https://github.com/vllm-project/vllm-ascend/pull/14046",
+                   "https://github.com/vllm-project/vllm-ascend/blob/main/vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py"],
+    "confidence": "likely",
+    "printed_by": [
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1302",
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1324",
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1834",
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1836",
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1859",
+        "vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1866",
+    ],
+    "zh": {
+        "title": "vllm-ascend 的 Mooncake 分层连接器内部检查失败（该版本的缺陷，不是你的配置问题）",
+        "cause": ("Mooncake 分层连接器自己维护一张从模型注意力层到物理 KV cache 层和存储槽位的映射，并按层发送；这里要保存或复用的层"
+                  "不在映射中，或者触发的层钩子属于另一个物理层。没有任何设置会直接触发这些检查：vllm-ascend 的 "
+                  "MooncakeLayerwiseConnector 内部检查失败，这是你所用版本的缺陷（这些检查随分层 SFA 传输改动 vllm-ascend#14046 "
+                  "引入，首次发布于 v0.25.1rc1），而不是你的配置问题。"),
+        "fix": [
+            "把 vllm-ascend 升级到所用 vllm 版本线的最新发布后重试；仍然出现时，对该模型改用非分层的 Mooncake 连接器"
+            "（`--kv-transfer-config` 中 `kv_connector` 设为 MooncakeConnectorV1）。",
+            "向 vllm-project/vllm-ascend 反馈，附上调用栈、`pip show vllm vllm-ascend`、prefill 和 decode 实例的 "
+            "`--kv-transfer-config`、模型及其并行设置。",
+        ],
+    },
+    "examples": {
+        "match": [
+            {"text": "(EngineCore_DP0 pid=626) ERROR 12-05 07:51:00 [core.py:946] RuntimeError: Mooncake layerwise metadata is missing physical layer 12",
+             "source": "rendered from vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1834"},
+            {"text": "RuntimeError: Mooncake layer hook 'model.layers.3.self_attn.attn' does not belong to physical layer 2: ['model.layers.2.self_attn.attn']",
+             "source": "rendered from vllm-project/vllm-ascend:vllm_ascend/distributed/kv_transfer/kv_p2p/mooncake_layerwise_connector.py#L1836"},
+        ],
+        "no_match": ["INFO 12-05 07:51:00 [mooncake_layerwise_connector.py:1330] Waiting for Mooncake transfer to release physical KV slot 3"],
+    },
+}
+
+
 def render(entry: dict) -> str:
     """A log line as MindIE prints it: its logger prefix, then the message with every field filled."""
     text = PH.sub("7", entry["template"])
@@ -432,8 +495,10 @@ def main() -> None:
             e["excluded"] = R_GENERIC
     rules = [internal_rule(rid, info, by_rule[rid]) for rid, info in COMPONENTS.items() if rid in by_rule]
     rules += [hand(rid, info, by_rule[rid]) for rid, info in HAND.items() if rid in by_rule]
+    rules.append(VLLM_ASCEND_LAYERWISE)
     header = ("# yaml-language-server: $schema=../docs/rule.schema.json\n"
-              "# Family: MINDIE (internal checks and config / request / host checks), written by\n"
+              "# Family: MINDIE (internal checks and config / request / host checks; and the internal checks of\n"
+              "# vllm-ascend's Mooncake layerwise connector), written by\n"
               "# tools/catalog/mindie_internal_rules.py from catalogs/mindie.yaml: every pattern is one catalog\n"
               "# entry's message (literal text kept, each {} / %s a lazy .*?). Edit the script, not this file.\n")
     TARGET.write_text(header + yaml.safe_dump({"rules": rules}, sort_keys=False, allow_unicode=True, width=120),
