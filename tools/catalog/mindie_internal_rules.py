@@ -408,12 +408,18 @@ VLLM_ASCEND_LAYERWISE = {
 
 
 def render(entry: dict) -> str:
-    """A log line as MindIE prints it: its logger prefix, then the message with every field filled."""
+    """A log line as MindIE prints it: its logger prefix (the C++ ULOG / MINDIE_LLM_LOG form, or the Python
+    logger's "file.py-line" form), the error code the call passes, then the message with every field filled."""
     text = PH.sub("7", entry["template"])
     path = entry["path"]
-    where = f"{Path(path).name}:{entry['line']}"
-    module = "server" if path.startswith("src/") else "llm"
-    return f"[2026-04-23 10:00:00.000+08:00] [1024] [1030] [{module}] [ERROR] [{where}] : {text}"
+    code = re.search(r"\[(MIE0\w+)\]", entry.get("kind") or "")
+    if code and code.group(1) not in text:
+        text = f"[{code.group(1)}] {text}"
+    name = Path(path).name
+    if path.endswith(".py"):
+        return f"[2026-04-23 10:00:00,000] [1024] [281473145560576] [llm] [ERROR] [{name}-{entry['line']}] : {text}"
+    module = "server" if path.startswith("src/server") else "llm"
+    return f"[2026-04-23 10:00:00.000+08:00] [1024] [1030] [{module}] [ERROR] [{name}:{entry['line']}] : {text}"
 
 
 def internal_rule(rid: str, info: dict, entries: list[dict]) -> dict:
