@@ -24,7 +24,10 @@ Messages are keyed by (path, template); a format string's variable parts become 
 stream pieces and f-string fields) or stay ``%s`` (printf / %-format).
 
 Entries get a default ``excluded`` reason from a few conservative patterns (internal null checks,
-tensor plumbing, messages that only tests can trigger); hand annotations in the catalog win.
+tensor plumbing, messages that only tests can trigger); hand annotations in the catalog win. Then
+``tools/catalog/mindie_internal_rules.py`` turns the internal checks among them into ``rule:`` entries
+(per-component internal-check rules in ``rules/mindie_internal.yaml``); only the lines that never reach a
+user (tests, FAQ prose) and texts too generic for a pattern stay excluded.
 """
 
 from __future__ import annotations
@@ -515,9 +518,18 @@ def main(repo: str) -> None:
             entries += py_entries(repo, path)
     for page in FAQ_PAGES + [p for p in files if p.startswith(FAQ_DIR) and p.endswith(".md")]:
         entries += faq_entries(repo, page)
+    # entries the catalog already gives a rule (tools/catalog/mindie_internal_rules.py covers the internal checks
+    # that the default exclusions below used to set aside) keep it: no default exclusion on top of a rule
+    target = Path(__file__).resolve().parents[2] / "catalogs" / "mindie.yaml"
+    ruled = set()
+    if target.exists():
+        import yaml
+
+        old = yaml.safe_load(target.read_text(encoding="utf-8")) or {}
+        ruled = {(o["path"], o["template"]) for o in old.get("entries", []) if o.get("rule")}
     for e in entries:
         reason = default_exclusion(e)
-        if reason:
+        if reason and (e["path"], e["template"]) not in ruled:
             e["excluded"] = reason
     write_catalog(
         name="mindie",
