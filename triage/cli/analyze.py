@@ -22,7 +22,7 @@ from triage.cli.common import (
     app,
 )
 from triage.cli.console import console
-from triage.errors import EXIT_INPUT, TriageError
+from triage.errors import EXIT_INPUT, InputError, TriageError
 from triage.util.gc_pause import resume_frozen
 
 
@@ -95,6 +95,10 @@ def analyze(
             analysis.input_errors.extend(problems)  # named paths that do not exist: the others are read
             stopped = _run(analysis, sources, fmt, redactor, follow, as_text, njobs, size)
             live = follow or any(s.path == "-" for s in sources)
+            if sources and getattr(analysis, "skipped_binary", 0) == len(sources) and stopped is None:
+                # a directory or archive of binaries only: nothing readable, like one named binary file
+                raise InputError(f"{', '.join(paths)}: nothing readable: {len(sources)} binary file(s) skipped "
+                                 "(--text reads them anyway)")
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
@@ -329,7 +333,8 @@ def explain(
 ) -> None:
     """Diagnose a message pasted on the command line (same diagnosis as analyze).
 
-    LINE: one or more pasted log lines; - or nothing reads standard input.
+    LINE: one or more pasted log lines (quote each); when every argument is a single word, they
+    are one line the shell split, joined with spaces. - or nothing reads standard input.
     """
     from triage.api import explain as explain_text
 
@@ -337,6 +342,8 @@ def explain(
         if sys.stdin.isatty():
             raise _fail('give the lines to explain as arguments (triage explain "...") or pipe them in', EXIT_INPUT)
         body: str | bytes = sys.stdin.buffer.read()  # bytes: sniffed for BOM / UTF-16 / GBK like a file
+    elif len(text) > 1 and not any(any(c.isspace() for c in word) for word in text):
+        body = " ".join(text)  # every argument one word: the shell split one unquoted line
     else:
         body = "\n".join(text)
     if format.value == "summary":

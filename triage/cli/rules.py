@@ -12,6 +12,7 @@ import typer
 
 from triage.cli.common import Arg, DisableOpt, LangOpt, RulesOpt, Severity, _fail, _lang, _load, rules_app
 from triage.cli.console import console
+from triage.cli.lookup import component_matches, keyword_matches, unknown_id
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
 from triage.knowledge.schema import Layer as LayerName
 from triage.util.plural import count
@@ -22,13 +23,6 @@ TextFormat = Enum("TextFormat", {"text": "text", "json": "json"}, type=str)  # t
 _LIST_HEADER = ("id", "layer", "component", "severity", "priority", "title")
 
 
-def component_matches(query: str, label: str) -> bool:
-    """Whether ``query`` names the component ``label``: the whole label or whole words of it, any
-    case (``docker`` matches ``docker (driver tool mounts)``; ``torch`` does not match ``torch_npu``)."""
-    q, text = " ".join(query.lower().split()), " ".join(label.lower().split())
-    return bool(q) and re.search(rf"(?<![\w-]){re.escape(q)}(?![\w-])", text) is not None
-
-
 @rules_app.command("list")
 def list_rules(
     layer: Layer = typer.Option(None, "--layer", case_sensitive=False, metavar="LAYER",
@@ -37,6 +31,9 @@ def list_rules(
                                   help="Only components whose name is or holds these words (any case)."),
     severity: Severity = typer.Option(None, "--severity", case_sensitive=False, metavar="SEVERITY",
                                       help="Only this severity: critical, error, warning or info (any case)."),
+    grep: str = typer.Option(None, "--grep", "-k", metavar="WORDS",
+                             help="Only rules whose id, title, component or cause holds every one of these "
+                                  "words (any case, either language)."),
     format: ListFormat = typer.Option("table", "--format", "-f", case_sensitive=False, metavar="FORMAT",
                                       help="table (tab-separated with a header row when piped) or json."),
     rules: list[Path] = RulesOpt,
@@ -55,7 +52,8 @@ def list_rules(
     picked = [r for r in ruleset.rules
               if (layer is None or r.rule.layer == layer.value)
               and (component is None or component_matches(component, r.rule.component))
-              and (severity is None or r.rule.severity == severity.value)]
+              and (severity is None or r.rule.severity == severity.value)
+              and (grep is None or keyword_matches(grep, r))]
     if format.value == "json":
         print(json.dumps([{"id": r.id, "title": title(r), "layer": r.rule.layer, "component": r.rule.component,
                            "severity": r.rule.severity, "priority": r.rule.priority, "generic": r.rule.generic,
@@ -71,7 +69,12 @@ def list_rules(
         return
     from rich.table import Table
 
-    table = Table("id", "layer", "component", "severity", "prio", "title", box=None)
+    table = Table(box=None)
+    # ids are never cut (they are what `rules show` takes); the title wraps instead
+    table.add_column("id", no_wrap=True, min_width=max((len(r.id) for r in picked), default=2))
+    for name in ("layer", "component", "severity", "prio"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("title", overflow="fold")
     for r in picked:
         table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r))
     out.print(table)
@@ -114,7 +117,8 @@ def show(rule_id: str = Arg(..., "ID"), rules: list[Path] = RulesOpt,
         knowledge = load_compat()
         check = next((c for c in knowledge.checks if c.id == rule_id), None)
         if check is None:
-            raise _fail(f"no rule or fact check `{rule_id}`", 2)
+            raise _fail(unknown_id("rule or fact check", rule_id, [*ruleset.by_id, *(c.id for c in knowledge.checks)]),
+                        2)
         # a fact check (compat/checks.yaml): reasoned from facts, see docs/compat.md
         file, line = knowledge.where[rule_id]
         print(f"# {file}:{line} (fact check, reasoner `{check.test}` in triage/compat/checks.py)")
@@ -187,7 +191,7 @@ def test_cmd(
         knowledge = load_compat()
         known = set(ruleset.by_id) | {c.id for c in knowledge.checks} | {e.id for e in knowledge.extractors}
         if rule_id and rule_id not in known:
-            raise _fail(f"no rule, check or extractor `{rule_id}`", 2)
+            raise _fail(unknown_id("rule, check or extractor", rule_id, known), 2)
         results = check_examples(ruleset, rule_id)
         if not rule_id or rule_id.startswith("compat.") or rule_id not in ruleset.by_id:
             results += [r for r in check_checks(knowledge, ruleset) + check_extractors(knowledge, ruleset)
@@ -239,7 +243,7 @@ def why(rule_id: str = Arg(..., "ID"), log: str = Arg(..., "LOG"), rules: list[P
         ruleset = _load(rules, None)
         r = ruleset.by_id.get(rule_id)
         if r is None:
-            raise _fail(f"no rule `{rule_id}`", 2)
+            raise _fail(unknown_id("rule", rule_id, ruleset.by_id), 2)
         lines = explain_rule(r, log)
     except TriageError as exc:
         raise _fail(str(exc), exc.exit_code) from None
@@ -340,9 +344,8 @@ def suggest_cmd(
     generalises the line's numbers, hex values, paths, IPs, versions and ids; its example is the
     line; it is marked `draft: true` with a TODO cause and fix and `confidence: hypothesis`.
     """
-    import re
 
-    from triage.kbtools.suggest import suggest
+    from triage.kbtools.suggest import draftable, suggest
     from triage.report.models import Origin, Unrecognised
     from triage.run.analysis import Analysis
     from triage.run.feed import expand_inputs, feed_source
@@ -366,11 +369,22 @@ def suggest_cmd(
     for problem in [*problems, *summary.input_errors]:
         console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                    markup=False)
-    if not lines:
-        console(stderr=True).print("triage: every error line is explained by a rule: nothing to draft",
-                                   highlight=False, soft_wrap=True)
+    good, vague = draftable(lines)
+    for u in vague:
+        console(stderr=True).print(f"triage: {u.file or '-'}:{u.line}: too few stable words to draft a rule from "
+                                   f"(it would match every line of its kind): {u.text.strip()[:120]}",
+                                   highlight=False, soft_wrap=True, markup=False)
+    if not good:
+        if vague:
+            why = "no unexplained line states enough stable words: nothing to draft"
+        elif summary.hits:
+            why = "every error line is explained by a rule: nothing to draft"
+        else:
+            why = ("no error line found: no rule fired and no line looks like an error (paste the lines around "
+                   "the failure, or draft the rule by hand: docs/rule-writing.md)")
+        console(stderr=True).print(f"triage: {why}", highlight=False, soft_wrap=True)
         raise typer.Exit(0)
-    text = suggest(lines, prefix)
+    text = suggest(good, prefix)
     if output is not None:
         output.write_text(text, encoding="utf-8")
         n = text.count("\n- id: ")

@@ -105,10 +105,32 @@ def skeleton(line: Unrecognised, prefix: str = "local") -> dict:
     }
 
 
+#: Stable words (three letters or more, not the exception's class) a message needs to be drafted from:
+#: fewer would give a pattern that matches every line of its kind (``regex: RuntimeError``).
+MIN_STABLE_WORDS = 2
+_WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
+_EXC = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Failure|Interrupt):?\s*")
+
+
+def stable_words(line: Unrecognised) -> list[str]:
+    """The words of a line's message a draft can keep: letters only (numbers, hex, paths and ids
+    vary), without the exception's class name."""
+    msg = _EXC.sub("", message(line.text), count=1)
+    msg = _VARIABLE[0][0].sub(" ", msg)  # paths vary
+    return [w for w in _WORD.findall(msg) if not re.fullmatch(r"[0-9a-f]{8,}", w)]
+
+
+def draftable(lines: list[Unrecognised]) -> tuple[list[Unrecognised], list[Unrecognised]]:
+    """(lines a rule can be drafted from, lines whose message has too few stable words)."""
+    good = [u for u in lines if len(stable_words(u)) >= MIN_STABLE_WORDS]
+    return good, [u for u in lines if u not in good]
+
+
 def suggest(lines: list[Unrecognised], prefix: str = "local") -> str:
-    """A rule file (YAML text) with one draft rule per distinct unexplained line; ids made unique."""
+    """A rule file (YAML text) with one draft rule per distinct unexplained line that states enough
+    stable words (see :func:`draftable`); ids made unique."""
     rules, seen_ids, seen_regex = [], set(), set()
-    for line in lines:
+    for line in draftable(lines)[0]:
         rule = skeleton(line, prefix)
         regex = rule["match"]["any"][0]["regex"]
         if regex in seen_regex:

@@ -89,7 +89,9 @@ def _verdict(report: Report) -> str:
             return f"输入不完整：已读的 {lines}中未发现问题{incomplete}"
         return f"Input incomplete: no problem found in the {lines} read{incomplete}"
     if report.lines_read == 0:
-        return t("empty", lang)
+        named = [f for f in report.files if f]
+        what = ", ".join(named[:3]) if named else ("输入" if lang == "zh" else "the input")
+        return t("empty", lang, what=what)
     return t("clean", lang, lines=lines) + incomplete
 
 

@@ -71,7 +71,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "no_error": {"en": "No error found; {n} notice(s) in {lines}", "zh": "未发现错误：{lines}中只有 {n} 条提示"},
     "nothing_read": {"en": "Nothing could be read: see the input errors below",
                      "zh": "没有读到任何内容：见下方的输入错误"},
-    "empty": {"en": "No problem found in 0 lines: the input was empty", "zh": "未发现问题：输入为空（0 行）"},
+    "empty": {"en": "No problem found in 0 lines: {what} was empty", "zh": "未发现问题：{what} 为空（0 行）"},
     "clean": {"en": "No problem found in {lines}", "zh": "未发现问题（共 {lines}）"},
     "interrupted": {"en": "Interrupted by {signal} after {lines}, the rest was not read. ",
                     "zh": "读取被 {signal} 中断，只读了 {lines}，其余部分未读。"},

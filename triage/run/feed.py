@@ -30,12 +30,13 @@ def expand_inputs(paths: Sequence[str], node_level: int | None = None) -> tuple[
     error for each path that cannot be expanded (missing, an archive that cannot be listed).
 
     Raises :class:`~triage.errors.InputError` when no source is left: one ``path: reason`` per
-    failed path joined by ``; ``, or ``no input files`` when the paths hold no file at all.
+    failed path joined by ``; ``, or ``PATH: no input files`` when the paths hold no file at all.
     """
     errors: list[tuple[str, InputError]] = []
     sources = expand(list(paths), errors, node_level=node_level)
     if not sources:
-        raise InputError("; ".join(str(exc) for _, exc in errors) if errors else "no input files")
+        raise InputError("; ".join(str(exc) for _, exc in errors) if errors
+                         else f"{', '.join(paths)}: no input files (nothing to read below it)")
     return sources, [SInputError(file=path, message=str(exc)) for path, exc in errors]
 
 
@@ -65,6 +66,7 @@ def feed_source(analysis: Analysis, source: Source, *, follow: bool = False, as_
             analysis.input_errors.append(SInputError(file=source.name, message=str(exc)))
         else:
             analysis.note(f"{source.label}: skipped: binary file, not a log (--text reads it anyway)")
+            analysis.skipped_binary = getattr(analysis, "skipped_binary", 0) + 1
     except InputError as exc:
         # Keep what was read before the failure; the report carries the error (exit code 2).
         message = str(exc) if str(exc).startswith(source.label) else f"{source.label}: {exc}"
