@@ -7,7 +7,7 @@
 #   tools/offline-wheelhouse.sh --arch aarch64 --python 3.10          # on the connected machine
 #   scp -r wheelhouse-aarch64-py3.10 npu-host:                          # or a USB stick
 #   python3 -m venv .venv && .venv/bin/pip install --no-index \
-#       --find-links wheelhouse-aarch64-py3.10 triage                  # on the Ascend host
+#       --find-links wheelhouse-aarch64-py3.10 ascend-triage                # on the Ascend host
 #
 # Options:
 #   --arch aarch64|x86_64   the target's CPU (`uname -m` there; Kunpeng servers are aarch64)   [aarch64]
@@ -93,7 +93,7 @@ if [ "$dry" = 0 ]; then
 Wheels for triage on $arch, Python $py, glibc >= $glibc. On the target (no internet needed):
 
     python3 -m venv .venv
-    .venv/bin/pip install --no-index --find-links $(basename "$out") triage
+    .venv/bin/pip install --no-index --find-links $(basename "$out") ascend-triage
     . .venv/bin/activate && triage version
 EOF
     echo "offline-wheelhouse: wrote $out ($(ls "$out" | grep -c '\.whl$') wheels); copy it to the target and see $out/INSTALL.txt"

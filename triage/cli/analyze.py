@@ -147,7 +147,7 @@ def merge(
 
     fmt = format.value
     if fmt == "summary":
-        raise _fail("merge prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
+        raise _fail("merge prints a report: choose text, json, jsonl, markdown, sarif or github", EXIT_INPUT)
     loaded = []
     try:
         language = _lang(lang)
@@ -315,6 +315,10 @@ def _render(report, fmt: str, redactor=None):
         from triage.render import sarif
 
         print(sarif.render(report))
+    elif fmt == "github":
+        from triage.render import github
+
+        print(github.render(report))
     elif fmt == "summary":
         raise ValueError("a summary is not a report")
     return report
@@ -347,7 +351,7 @@ def explain(
     else:
         body = "\n".join(text)
     if format.value == "summary":
-        raise _fail("explain prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
+        raise _fail("explain prints a report: choose text, json, jsonl, markdown, sarif or github", EXIT_INPUT)
     try:
         loaded = _load(rules, disable)
         resume_frozen()

@@ -3,10 +3,11 @@ console-script entry point :func:`main`. Exit codes: 0 clean, 1 findings, 2 usag
 
 from __future__ import annotations
 
+import os
 import sys
 
 # the command modules register their commands on the app, in the order `--help` lists them
-from triage.cli import analyze, collect, corpus, rules  # noqa: F401
+from triage.cli import analyze, collect, completion, corpus, rules  # noqa: F401
 from triage.cli.common import app
 from triage.cli.console import console
 from triage.errors import EXIT_INPUT
@@ -20,6 +21,10 @@ _PAUSED_START = frozenset({"analyze", "explain"})
 
 def main() -> None:
     """Console-script entry point."""
+    if "_TRIAGE_COMPLETE" in os.environ:  # a shell asks for completions (triage completion SHELL)
+        from typer.completion import completion_init
+
+        completion_init()
     if sys.argv[1:2] and sys.argv[1] in _PAUSED_START:
         import gc
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-FORMATS = ("text", "json", "jsonl", "markdown", "sarif", "summary")
+FORMATS = ("text", "json", "jsonl", "markdown", "sarif", "github", "summary")
 """Output formats of ``analyze``; ``summary`` is the language-neutral map-step output that
 ``triage merge`` reads (triage/summary.py), not a report."""
