@@ -193,6 +193,17 @@ def _interrupt(signum, frame) -> None:
     raise Terminated
 
 
+#: Bytes of input above which reading with the pure-Python matcher (no Hyperscan wheel) is said on stderr.
+SLOW_NOTICE = 64 << 20
+
+
+def _no_hyperscan() -> bool:
+    """Whether the hyperscan package cannot be imported here (no wheel for this platform)."""
+    import importlib.util
+
+    return importlib.util.find_spec("hyperscan") is None
+
+
 def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False,
          jobs: int | None = 1, size: int = 0) -> str | None:
     """Feed ``sources`` to ``analysis``, streaming findings and unexplained lines as they appear;
@@ -246,6 +257,11 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     try:
         _ = analysis.matcher  # built in the paused start-up (Ctrl-C meanwhile reports nothing read, no traceback)
         resume_frozen()
+        if size >= SLOW_NOTICE and getattr(analysis.matcher, "name", "") == "literal" and _no_hyperscan():
+            console(stderr=True).print(
+                f"triage: no Hyperscan on this platform: reading {size >> 20} MiB with the pure-Python matcher, "
+                "about 50x slower (docs/getting-started.md, 'Platforms')", style="dim", highlight=False,
+                soft_wrap=True, markup=False)
         with progress_for(sources, enabled=not live) as advance:
             if streaming:
                 analysis.on_block = advance

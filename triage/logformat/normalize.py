@@ -28,6 +28,8 @@ _PREFIXES = [
     re.compile(r"^\[rank\d{1,6}\]: ?"),
     # torchrun --tee / --redirects: "[default4]:" (the role and the *local* rank: no origin of its own)
     re.compile(r"^\[default\d{1,6}\]: ?"),
+    # vLLM-Omni's pipeline stage tag: [Stage-1]
+    re.compile(r"^\[Stage-\d{1,4}\] ?"),
     # Ray / vLLM process tags: (EngineCore_DP0 pid=626) (VllmWorker rank=3 pid=1) (RayWorkerWrapper pid=1, ip=x)
     # (VllmWorker TP1 pid=21355): a worker's parallel indexes may follow its name as words of their own
     re.compile(r"^\([A-Za-z_][\w.:-]*(?: (?:TP|DP|PP|EP|PCP|DCP)\d{1,5})*(?:,? [A-Za-z_]\w*=[^\s),]+)+\) "),
