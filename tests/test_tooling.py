@@ -104,7 +104,7 @@ def test_rules_list_piped_has_a_header_row_and_component_matches_words():
     rows = [line.split("\t") for line in lines[1:]]
     assert "device.npu-smi-missing-in-container" in [r[0] for r in rows]  # "docker (driver tool mounts)"
     assert rows and all(__import__("re").search(r"\bdocker\b", r[2].lower()) for r in rows)
-    from triage.cli.lookup import component_matches
+    from triage.knowledge.lookup import component_matches
 
     assert component_matches("docker", "docker (driver tool mounts)")
     assert component_matches("Driver Tool", "docker (driver tool mounts)")

@@ -12,8 +12,8 @@ import typer
 
 from triage.cli.common import Arg, DisableOpt, LangOpt, RulesOpt, Severity, _fail, _lang, _load, rules_app
 from triage.cli.console import console
-from triage.cli.lookup import component_matches, keyword_matches, unknown_id
 from triage.errors import EXIT_FINDINGS, EXIT_RULES, TriageError
+from triage.knowledge.lookup import component_matches, keyword_matches, unknown_id
 from triage.knowledge.schema import Layer as LayerName
 from triage.util.plural import count
 

@@ -41,6 +41,25 @@ def _flags(p: PrefilterPattern) -> int:
     return flags | hs.HS_FLAG_CASELESS if p.ignore_case else flags
 
 
+#: Whether this hyperscan build scans only ``bytes`` (0.7.x refuses a memoryview): learnt on first use.
+_BYTES_ONLY = False
+
+
+def _scan(db, data, handler) -> None:
+    """``db.scan(data)``; a memoryview is copied to bytes for the hyperscan releases that take only
+    bytes (0.7.23, the newest wheel for glibc < 2.28), once that is known."""
+    global _BYTES_ONLY
+    if _BYTES_ONLY and not isinstance(data, bytes):
+        data = bytes(data)
+    try:
+        db.scan(data, match_event_handler=handler)
+    except TypeError:
+        if isinstance(data, bytes):
+            raise
+        _BYTES_ONLY = True
+        db.scan(bytes(data), match_event_handler=handler)
+
+
 class HyperscanMatcher:
     """Block-mode Hyperscan scan over line-aligned blocks; yields candidate lines in order.
 
@@ -175,7 +194,7 @@ class HyperscanMatcher:
             view = memoryview(data)
         hits: list[tuple[int, int]] = []
         add = hits.append
-        self._db.scan(view, match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
+        _scan(self._db, view, lambda i, _f, to, _fl, _c: add((to, i)))
         for rx, target in self._slow:
             for start in line_hits(rx, bytes(view), block.sep):
                 hits.append((start + 1, -1 - target))
@@ -239,7 +258,7 @@ class HyperscanMatcher:
     def _verified(self, line: bytes) -> set[int]:
         """The literal-scanned patterns whose regex matches ``line``."""
         found: set[int] = set()
-        self._verify_db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c: found.add(i))
+        _scan(self._verify_db, line, lambda i, _f, _t, _fl, _c: found.add(i))
         return found
 
     def _thin(self, hits: list[tuple[int, int]], data, sep: bytes) -> list[tuple[int, int]]:
@@ -286,7 +305,7 @@ class HyperscanMatcher:
 
     def _scan_line(self, line: bytes) -> set[int]:
         found: set[int] = set()
-        self._db.scan(line, match_event_handler=lambda i, _f, _t, _fl, _c: found.add(i))
+        _scan(self._db, line, lambda i, _f, _t, _fl, _c: found.add(i))
         found.discard(self._esc_id)
         first = self._esc_id + 1
         out = {self._target_of[i] for i in found if i < first}
