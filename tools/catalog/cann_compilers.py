@@ -18,6 +18,13 @@ Sections (the entry's ``kind`` says which):
     ``repo`` / ``commit`` are hicann/ge's); ``source`` is the row.
 ``ATC``
     What the ``atc`` command itself prints on stdout (``api/atc/main_impl.cc``).
+``GE call site``
+    Call sites whose literal arguments give a GE code a meaning of its own, printed as the code's template
+    with those arguments filled in (E10001 on ``soc_version`` when an .om built for another chip is loaded).
+``asc-devkit cmake``
+    The FATAL_ERROR messages of the Ascend C CMake package (``hicann/asc-devkit``
+    ``cmake/asc/asc-config.cmake``, installed as ``ASCConfig.cmake``). That repository is read at a
+    recorded commit through its URL (no snapshot of it could be fetched here); ``source`` is the line.
 
 Usage: ``python tools/catalog/cann_compilers.py SNAPSHOT_OF_GE SNAPSHOT_OF_RUNTIME``
 """
@@ -70,6 +77,43 @@ def _rows(text: str, code_key: str = '"ErrCode"') -> list[tuple[dict, int, str]]
     return out
 
 
+#: (path in GE, a unique piece of the reporting line's neighbourhood, printed template): call sites of GE codes
+#: whose literal arguments make a message of their own.
+GE_CALL_SITES = [
+    ("base/common/helper/om_file_helper.cc", 'const std::string reason = "Model soc version is not support in this device.";',
+     "E10001: Value %s for parameter soc_version is invalid. Reason: Model soc version is not support in this device."),
+    ("base/common/helper/om_file_helper.cc", 'const std::string reason = "aclrtCheckArchCompatibility ret: 0x"',
+     "E10001: Value %s for parameter soc_version is invalid. Reason: aclrtCheckArchCompatibility ret: 0x%s"),
+]
+
+#: asc-devkit at a recorded commit: (path, line, source line, message).
+ASC_COMMIT = "cc52145b5ad1c822766e32cc11ec393f8b2e170f"
+ASC_LINES = [
+    ("cmake/asc/asc-config.cmake", 12,
+     'message(FATAL_ERROR "ERROR: ASCEND_HOME_PATH environment variable is not set! source set_env.sh in cann install directory first.")',
+     "ERROR: ASCEND_HOME_PATH environment variable is not set! source set_env.sh in cann install directory first."),
+    ("cmake/asc/asc-config.cmake", 15, 'message(FATAL_ERROR "ERROR: ASCEND_HOME_PATH directory does not exist!")',
+     "ERROR: ASCEND_HOME_PATH directory does not exist!"),
+]
+
+
+def call_site_entries(ge: str) -> list[dict]:
+    out = []
+    for path, piece, template in GE_CALL_SITES:
+        lines = read_file(ge, path).splitlines()
+        # the line that holds the reason text (the REPORT_PREDEFINED_ERR_MSG call right after it prints it)
+        at = next(i for i, line in enumerate(lines) if piece.split("0x")[0] in line)
+        assert any("REPORT_PREDEFINED_ERR_MSG" in x for x in lines[at:at + 3]), (path, piece)
+        out.append({"template": template, "path": path, "line": at + 1, "kind": "GE call site",
+                    "source": lines[at].strip()})
+    return out
+
+
+def asc_entries() -> list[dict]:
+    return [{"template": msg, "path": f"https://github.com/hicann/asc-devkit/blob/{ASC_COMMIT}/{path}", "line": line,
+             "kind": "asc-devkit cmake", "source": src} for path, line, src, msg in ASC_LINES]
+
+
 def ge_entries(ge: str) -> list[dict]:
     out = []
     for row, line, source in _rows(read_file(ge, GE_TABLE)):
@@ -106,12 +150,15 @@ def main(argv: list[str]) -> None:
     if len(argv) < 3:
         sys.exit(f"usage: python {argv[0]} SNAPSHOT_OF_GE SNAPSHOT_OF_RUNTIME")
     rt = argv[2]
-    entries = atc_entries(ge) + ge_entries(ge) + rt_entries(rt)
+    entries = atc_entries(ge) + ge_entries(ge) + call_site_entries(ge) + rt_entries(rt) + asc_entries()
     write_catalog(
         "cann-compilers",
-        "CANN compiler messages: ATC model conversion, the graph engine's error-code table (E1xxxx / W11xxx), and the "
-        "FE, TE-fusion, TBE op-compile, TBE pass-compiler and operator compile-check codes of the shared table",
-        "hicann/ge", head_commit(ge), [ATC_MAIN, GE_TABLE, f"hicann/runtime:{RT_TABLE}@{head_commit(rt)}"],
+        "CANN compiler messages: ATC model conversion, the graph engine's error-code table (E1xxxx / W11xxx) and call "
+        "sites, the FE, TE-fusion, TBE op-compile, TBE pass-compiler and operator compile-check codes of the shared "
+        "table, and the Ascend C CMake package's errors",
+        "hicann/ge", head_commit(ge),
+        [ATC_MAIN, GE_TABLE, *sorted({p for p, _, _ in GE_CALL_SITES}), f"hicann/runtime:{RT_TABLE}@{head_commit(rt)}",
+         *[f"hicann/asc-devkit:{p}@{ASC_COMMIT}" for p, _, _, _ in ASC_LINES[:1]]],
         "tools/catalog/cann_compilers.py", entries)
 
 
