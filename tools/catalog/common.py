@@ -57,8 +57,10 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
                   entries: list[dict]) -> Path:
     """Write ``catalogs/<name>.yaml``, merging the hand annotations of the existing file.
 
-    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``. Duplicate
-    (path, template) pairs are dropped (the first one stays).
+    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind`` and ``source``
+    (the exact source line, stripped, that prints the message or holds it: a table row for an
+    error-code table; written only when the extractor gives it). Duplicate (path, template) pairs are
+    dropped (the first one stays).
     """
     target = CATALOGS / f"{name}.yaml"
     old: dict[tuple[str, str], dict] = {}
@@ -76,6 +78,8 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
         merged = {"template": e["template"], "path": e["path"], "line": e.get("line")}
         if e.get("kind"):
             merged["kind"] = e["kind"]
+        if e.get("source"):
+            merged["source"] = e["source"]
         for field in ("sample", "rule", "excluded"):
             value = old.get(key, {}).get(field, e.get(field))
             if value is not None:

@@ -35,6 +35,8 @@ class CatalogEntry(BaseModel):
     line: int | None = None
     kind: str | None = None
     """What prints it: ``raise ValueError``, ``logger.error``, ``HCCL_ERROR``, ``doc`` (a guide page)."""
+    source: str | None = None
+    """The exact source line (stripped) that prints the message, or the error-code table row holding it."""
     sample: str | None = None
     rule: str | None = None
     excluded: str | None = None
