@@ -112,7 +112,7 @@ class _Visitor(ast.NodeVisitor):
         if template is None or not self._wanted():
             return
         template = _clean(template)
-        if len(template) < 3 or not re.search(r"[A-Za-z]{2}", template):
+        if len(template) < 3 or not re.search(r"[A-Za-z]{2}|\x1b", template):
             return
         # source: the call's line, or the message's own line when the call spans several lines
         at = node.lineno if message is None or message.lineno == node.lineno else message.lineno
@@ -141,8 +141,8 @@ class _Visitor(ast.NodeVisitor):
             text = template_of(node.args[0])
             if text is not None:
                 self._add(node, text, "warnings.warn", node.args[0])
-            elif isinstance(node.args[0], ast.BinOp):  # red + str(e) + reset: the exception text, coloured
-                self._add(node, "{}", "warnings.warn")
+            elif isinstance(node.args[0], ast.BinOp):  # red + str(e) + reset: the exception text in ANSI red
+                self._add(node, "\x1b[31;20m{}\x1b[0m", "warnings.warn", node.args[0])
         self.generic_visit(node)
 
 
