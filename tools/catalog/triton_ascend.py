@@ -2,14 +2,18 @@
 
 Usage::
 
-    python tools/catalog/triton_ascend.py SNAPSHOT [--ref REF]
+    python tools/catalog/triton_ascend.py SNAPSHOT [--ref REF] [--layout v3.2|main] [--name NAME]
+    # the two catalogs in catalogs/:
+    python tools/catalog/triton_ascend.py SNAPSHOT                                             # triton-ascend
+    python tools/catalog/triton_ascend.py SNAPSHOT --ref main --layout main --name triton-ascend-main
 
 ``SNAPSHOT`` is a git directory of Ascend/triton-ascend (bare, as ``fetch`` leaves it, or a work tree);
 ``REF`` the tag or commit to read (default ``v3.2.0``, the release that PyPI serves as
 ``triton-ascend==3.2.0`` and that vllm-ascend pins). At that release the NPU backend lives in
 ``ascend/backend`` (installed as ``triton/backends/ascend``) and the patched compiler / JIT front end in
 ``triton_patch/python/triton_patch`` (installed over ``triton/compiler`` and ``triton/runtime``); later
-releases moved the backend to ``third_party/ascend/backend``.
+releases moved the backend to ``third_party/ascend/backend`` and the front end to ``python/triton`` (``--layout main``,
+whose migration guide is ``docs/en/migration_guide/migrate_from_gpu.md``).
 
 What becomes an entry:
 
@@ -48,16 +52,38 @@ TITLE = ("triton-ascend's NPU driver, launcher and compiler path (ascend/backend
          "npu_utils.cpp, the generated launcher; the patched compiler and JIT launch path) and the bishengir-compile "
          "errors its migration guide quotes")
 
-PY_FILES = {
-    "ascend/backend/driver.py": None,
-    "ascend/backend/compiler.py": None,
-    "ascend/backend/utils.py": None,
-    "triton_patch/python/triton_patch/compiler/compiler.py": None,
-    "triton_patch/python/triton_patch/runtime/jit.py": {"run"},  # only the launch path
+#: The files swept per source layout: ``v3.2`` (tag v3.2.0 and the 3.2.x branch, what PyPI serves) and ``main``
+#: (the backend under third_party/ascend, the compiler and JIT front end in python/triton).
+LAYOUTS = {
+    "v3.2": {
+        "py": {
+            "ascend/backend/driver.py": None,
+            "ascend/backend/compiler.py": None,
+            "ascend/backend/utils.py": None,
+            "triton_patch/python/triton_patch/compiler/compiler.py": None,
+            "triton_patch/python/triton_patch/runtime/jit.py": {"run"},  # only the launch path
+        },
+        "errors": "triton_patch/python/triton_patch/compiler/errors.py",
+        "c": ["ascend/backend/npu_utils.cpp", "ascend/backend/driver.py"],
+        "doc": "docs/sources/programming-guide/migration.md",
+    },
+    "main": {
+        "py": {
+            "third_party/ascend/backend/driver.py": None,
+            "third_party/ascend/backend/compiler.py": None,
+            "third_party/ascend/backend/utils.py": None,
+            "python/triton/compiler/compiler.py": None,
+            "python/triton/runtime/jit.py": {"run"},
+        },
+        "errors": "python/triton/compiler/errors.py",
+        "c": ["third_party/ascend/backend/npu_utils.cpp", "third_party/ascend/backend/driver.py"],
+        "doc": "docs/en/migration_guide/migrate_from_gpu.md",
+    },
 }
-ERRORS_FILE = "triton_patch/python/triton_patch/compiler/errors.py"
-C_FILES = ["ascend/backend/npu_utils.cpp", "ascend/backend/driver.py"]
-DOC_FILE = "docs/sources/programming-guide/migration.md"
+PY_FILES = LAYOUTS["v3.2"]["py"]
+ERRORS_FILE = LAYOUTS["v3.2"]["errors"]
+C_FILES = LAYOUTS["v3.2"]["c"]
+DOC_FILE = LAYOUTS["v3.2"]["doc"]
 
 
 def _show(repo: str, ref: str, path: str) -> str:
@@ -208,7 +234,7 @@ def doc_entries(repo: str, ref: str) -> list[dict]:
     text = _show(repo, ref, DOC_FILE)
     out = []
     for i, line in enumerate(text.splitlines(), 1):
-        m = re.search(r"典型错误信息[:：]\s*`([^`]+)`", line)
+        m = re.search(r"(?:典型错误信息[:：]|Typical error message:)\s*`([^`]+)`", line)
         if not m:
             continue
         template = re.sub(r"\bx{3,}\b|\b\d{4,}\b", "%d", m.group(1))
@@ -218,15 +244,22 @@ def doc_entries(repo: str, ref: str) -> list[dict]:
 
 
 def main(argv: list[str]) -> None:
+    global PY_FILES, ERRORS_FILE, C_FILES, DOC_FILE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("snapshot")
-    parser.add_argument("--ref", default="v3.2.0")
+    parser.add_argument("--ref", default="v3.2.0", help="tag, branch or commit to read (default v3.2.0)")
+    parser.add_argument("--layout", choices=sorted(LAYOUTS), default="v3.2",
+                        help="source layout of REF: v3.2 (ascend/backend, triton_patch) or main (third_party/ascend)")
+    parser.add_argument("--name", default=NAME, help="catalog name (default triton-ascend)")
     args = parser.parse_args(argv[1:])
+    layout = LAYOUTS[args.layout]
+    PY_FILES, ERRORS_FILE, C_FILES, DOC_FILE = layout["py"], layout["errors"], layout["c"], layout["doc"]
     commit = git(args.snapshot, "rev-parse", f"{args.ref}^{{commit}}").strip()
     entries = (python_entries(args.snapshot, args.ref) + errors_entries(args.snapshot, args.ref)
                + c_entries(args.snapshot, args.ref) + doc_entries(args.snapshot, args.ref))
     paths = sorted({*PY_FILES, ERRORS_FILE, *C_FILES, DOC_FILE})
-    write_catalog(NAME, TITLE, REPO_NAME, commit, paths, EXTRACTOR, entries)
+    title = TITLE if args.layout == "v3.2" else TITLE.replace("(ascend/backend", "at main (third_party/ascend/backend")
+    write_catalog(args.name, title, REPO_NAME, commit, paths, EXTRACTOR, entries)
 
 
 if __name__ == "__main__":
