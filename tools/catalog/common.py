@@ -57,8 +57,11 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
                   entries: list[dict]) -> Path:
     """Write ``catalogs/<name>.yaml``, merging the hand annotations of the existing file.
 
-    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``. Duplicate
-    (path, template) pairs are dropped (the first one stays).
+    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``, ``source`` (the
+    stripped source statement that prints the message) and ``repo`` (``owner/name``, for a catalog fed by
+    more than one repository; the header's ``repo`` otherwise). The optional keys are written only when
+    an extractor gives them, so existing catalogs stay as they are. Duplicate (path, template) pairs are
+    dropped (the first one stays).
     """
     target = CATALOGS / f"{name}.yaml"
     old: dict[tuple[str, str], dict] = {}
@@ -74,8 +77,9 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
             continue
         seen.add(key)
         merged = {"template": e["template"], "path": e["path"], "line": e.get("line")}
-        if e.get("kind"):
-            merged["kind"] = e["kind"]
+        for field in ("kind", "source", "repo"):
+            if e.get(field):
+                merged[field] = e[field]
         for field in ("sample", "rule", "excluded"):
             value = old.get(key, {}).get(field, e.get(field))
             if value is not None:
