@@ -60,19 +60,19 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
     ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``, ``source`` (the
     stripped source statement that prints the message) and ``repo`` (``owner/name``, for a catalog fed by
     more than one repository; the header's ``repo`` otherwise). The optional keys are written only when
-    an extractor gives them, so existing catalogs stay as they are. Duplicate (path, template) pairs are
-    dropped (the first one stays).
+    an extractor gives them, so existing catalogs stay as they are. Duplicate (repo, path, template)
+    triples are dropped (the first one stays); hand annotations are matched by the same triple.
     """
     target = CATALOGS / f"{name}.yaml"
-    old: dict[tuple[str, str], dict] = {}
+    old: dict[tuple[str, str, str], dict] = {}
     if target.exists():
         data = yaml.safe_load(target.read_text(encoding="utf-8")) or {}
         for e in data.get("entries", []):
-            old[(e["path"], e["template"])] = e
+            old[(e.get("repo", ""), e["path"], e["template"])] = e
     seen = set()
     out = []
     for e in entries:
-        key = (e["path"], e["template"])
+        key = (e.get("repo", ""), e["path"], e["template"])
         if key in seen:
             continue
         seen.add(key)

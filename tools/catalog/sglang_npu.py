@@ -22,8 +22,8 @@ What becomes an entry (each with the stripped ``source`` statement that prints i
   ``if self.device == "npu":``; a function or class whose name says npu / ascend) or whose message
   names NPU / Ascend / torch_npu / sgl_kernel_npu;
 - sgl-kernel-npu: the same Python statements under ``python/`` (``sgl_kernel_npu``, ``deep_ep``,
-  ``attentions``) and ``contrib/torch_memory_saver/python``; ``build.sh``'s ``echo`` lines that precede
-  an ``exit 1`` (kind ``build.sh``); CMake ``message(FATAL_ERROR ...)`` / ``message(SEND_ERROR ...)``
+  ``attentions``) and ``contrib/torch_memory_saver/python``; the build scripts' (``build.sh``, ``csrc/**/*.sh``)
+  ``echo`` lines that precede an ``exit 1`` and ``die "..."`` calls (kind ``build.sh``); CMake ``message(FATAL_ERROR ...)`` / ``message(SEND_ERROR ...)``
   (kind ``cmake``).
 
 Templates: f-string fields and ``.format`` fields become ``{}``, printf ``%s`` / ``%d`` stay, shell
@@ -232,10 +232,18 @@ def _shell_template(text: str) -> str:
 
 
 def build_sh_entries(path: str, text: str) -> list[dict]:
-    """``echo "..."`` lines of a shell script that an ``exit 1`` follows within three lines."""
+    """``echo "..."`` lines of a shell script that an ``exit 1`` follows within three lines, and calls of a
+    ``die`` helper that prints ``Error: <message>`` and exits (sgl-kernel-npu's build.sh)."""
     lines = text.splitlines()
     out = []
+    die_prefix = "Error: " if re.search(r'function die\(\)\s*\{\s*echo "Error: \$\*"', text) else ""
     for i, raw in enumerate(lines):
+        d = re.match(r'\s*die\s+(["\'])(.*?)\1', raw)
+        if d:
+            template = _shell_template(die_prefix + d.group(2))
+            out.append({"template": template, "path": path, "line": i + 1, "kind": "build.sh",
+                        "source": raw.strip(), "repo": KERNEL})
+            continue
         m = re.match(r'\s*echo\s+(?:-e\s+)?(["\'])(.*)\1\s*(?:>&2)?\s*$', raw)
         if not m:
             continue
@@ -278,7 +286,7 @@ def kernel_entries(snapshot: str) -> list[dict]:
     for path in sorted(files):
         if path.endswith(".py") and path.startswith(KERNEL_PY) and "/tests/" not in path and "/test/" not in path:
             out.extend(python_entries(path, read_file(snapshot, path), True, KERNEL))
-        elif path in ("build.sh",) or (path.endswith(".sh") and "/build" in path and path.startswith("csrc/")):
+        elif path == "build.sh" or (path.endswith(".sh") and path.startswith("csrc/")):
             out.extend(build_sh_entries(path, read_file(snapshot, path)))
         elif path == "CMakeLists.txt" or (path.startswith("cmake/") and path.endswith(".cmake")):
             out.extend(cmake_entries(path, read_file(snapshot, path)))
