@@ -22,9 +22,9 @@ What becomes an entry (each with the stripped ``source`` statement that prints i
   ``if self.device == "npu":``; a function or class whose name says npu / ascend) or whose message
   names NPU / Ascend / torch_npu / sgl_kernel_npu;
 - sgl-kernel-npu: the same Python statements under ``python/`` (``sgl_kernel_npu``, ``deep_ep``,
-  ``attentions``) and ``contrib/torch_memory_saver/python``; the build scripts' (``build.sh``, ``csrc/**/*.sh``)
-  ``echo`` lines that precede an ``exit 1`` and ``die "..."`` calls (kind ``build.sh``); CMake ``message(FATAL_ERROR ...)`` / ``message(SEND_ERROR ...)``
-  (kind ``cmake``).
+  ``attentions``) and ``contrib/torch_memory_saver/python``; the build scripts' (``build.sh``,
+  ``csrc/**/*.sh``) ``echo`` lines that precede an ``exit 1`` and ``die "..."`` calls (kind ``build.sh``);
+  CMake ``message(FATAL_ERROR ...)`` / ``message(SEND_ERROR ...)`` (kind ``cmake``).
 
 Templates: f-string fields and ``.format`` fields become ``{}``, printf ``%s`` / ``%d`` stay, shell
 ``$VAR`` / ``${VAR}`` and CMake ``${VAR}`` become ``{}``. Hand annotations survive a re-run
