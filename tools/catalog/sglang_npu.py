@@ -302,7 +302,8 @@ def main(argv: list[str]) -> int:
     paths = [f"{SGLANG}@{tag}:{p.rstrip('/')}" for p in SGLANG_WHOLE]
     paths.append(f"{SGLANG}@{tag}:{SGLANG_SCOPE.rstrip('/')} (NPU branches and NPU-worded messages only)")
     paths += [f"{KERNEL}:{p.rstrip('/')}" for p in KERNEL_PY] + [f"{KERNEL}:build.sh", f"{KERNEL}:CMakeLists.txt",
-                                                                    f"{KERNEL}:cmake"]
+                                                                    f"{KERNEL}:cmake",
+                                                                    f"{KERNEL}:csrc (build scripts, *.sh)"]
     title = (f"sglang {tag} NPU backend (hardware_backend/npu, disaggregation/ascend, NPU branches of srt) and "
              f"sgl-kernel-npu (python packages, build.sh, CMake): raise / assert / logger.error / failure "
              f"warnings; header repo and commit are sgl-kernel-npu's, sglang entries are from the {tag} release "
