@@ -57,29 +57,29 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
                   entries: list[dict]) -> Path:
     """Write ``catalogs/<name>.yaml``, merging the hand annotations of the existing file.
 
-    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind`` and ``source``
-    (the exact source line, stripped, that prints the message or holds it: a table row for an
-    error-code table; written only when the extractor gives it). Duplicate (path, template) pairs are
-    dropped (the first one stays).
+    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``, ``source`` (the
+    stripped source statement that prints the message) and ``repo`` (``owner/name``, for a catalog fed by
+    more than one repository; the header's ``repo`` otherwise). The optional keys are written only when
+    an extractor gives them, so existing catalogs stay as they are. Duplicate (repo, path, template)
+    triples are dropped (the first one stays); hand annotations are matched by the same triple.
     """
     target = CATALOGS / f"{name}.yaml"
-    old: dict[tuple[str, str], dict] = {}
+    old: dict[tuple[str, str, str], dict] = {}
     if target.exists():
         data = yaml.safe_load(target.read_text(encoding="utf-8")) or {}
         for e in data.get("entries", []):
-            old[(e["path"], e["template"])] = e
+            old[(e.get("repo", ""), e["path"], e["template"])] = e
     seen = set()
     out = []
     for e in entries:
-        key = (e["path"], e["template"])
+        key = (e.get("repo", ""), e["path"], e["template"])
         if key in seen:
             continue
         seen.add(key)
         merged = {"template": e["template"], "path": e["path"], "line": e.get("line")}
-        if e.get("kind"):
-            merged["kind"] = e["kind"]
-        if e.get("source"):
-            merged["source"] = e["source"]
+        for field in ("kind", "source", "repo"):
+            if e.get(field):
+                merged[field] = e[field]
         for field in ("sample", "rule", "excluded"):
             value = old.get(key, {}).get(field, e.get(field))
             if value is not None:
