@@ -198,7 +198,10 @@ class _Visitor(ast.NodeVisitor):
         at = getattr(text_node, "lineno", node.lineno)
         for piece in lines:
             text = _clean(piece)
-            if len(re.sub(r"\{\}|%s|%d|%r", "", text).strip(" :.,-")) < 10 or PIP_SKIP.search(text):
+            # a line too short to be a message of its own ("Please run:" before a command) is not an entry;
+            # pip's report lines are shorter ("X 1.0 depends on Y")
+            if len(re.sub(r"\{\}|%s|%d|%r", "", text).strip(" :.,-")) < (10 if self.report else 12) \
+                    or PIP_SKIP.search(text):
                 continue
             self.entries.append({"template": text, "line": node.lineno, "kind": kind,
                                  "source": self.lines[at - 1].strip()})
