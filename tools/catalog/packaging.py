@@ -170,7 +170,9 @@ class _Visitor(ast.NodeVisitor):
                 text = "".join(template_of(p, self.envs[-1]) or "{}" for p in reversed(parts))
                 if text.endswith(" "):  # the line goes on with the next piece: "X 1.0 depends on " + req
                     text += "{}"
-                self._add(text, node, "logger.critical", pieces=True, text_node=parts[-1])
+                # the source line is the first piece that carries words (not a bare "\n\n")
+                first = next((p for p in reversed(parts) if (template_of(p, self.envs[-1]) or "x").strip()), parts[-1])
+                self._add(text, node, "logger.critical", pieces=True, text_node=first)
                 return
         text = template_of(value, self.envs[-1])
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "format":
