@@ -9,9 +9,12 @@ Usage::
 files read are :data:`PY_PATHS` and :data:`CPP_PATHS` (folders or files at ``HEAD``): the parts a user
 reaches through ``import torch_npu``, device selection (``torch.npu.set_device``, ``npu:N``,
 ``ASCEND_RT_VISIBLE_DEVICES``), the caching allocators, streams and events, the task queue, the
-``_npu_shutdown`` path and the Python bindings of ``torch_npu._C``. Left out on purpose: the
-compiler back ends (``_inductor``, ``csrc/inductor``, ``dynamo``), the profiler's analysis package,
-the distributed package (``csrc/distributed``, covered by the HCCL rules) and the operator adapters
+``_npu_shutdown`` path and the Python bindings of ``torch_npu._C``. Four files of the operator
+layer and the option manager are added for what users hit there: internal (private) formats that a
+chip does not support, the ``ACL_OP_INIT_MODE`` switch and the checks of torch_npu's environment
+variables (``OptionsManager.cpp``). Left out on purpose: the compiler back ends (``_inductor``,
+``csrc/inductor``, ``dynamo``), the profiler's analysis package, the distributed package
+(``csrc/distributed``, covered by the HCCL rules) and the rest of the operator adapters
 (``csrc/aten``, one message per operator argument).
 
 Entries:
@@ -79,6 +82,13 @@ CPP_PATHS = [
     "torch_npu/csrc/npu/Module.cpp",
     "torch_npu/csrc/npu/Stream.cpp",
     "torch_npu/csrc/npu/Event.cpp",
+    # op support per chip and the ACL op (aclop) switches: internal formats, ACL_OP_INIT_MODE, env checks
+    "torch_npu/csrc/aten/common/FormatCastKernelNpu.cpp",
+    "torch_npu/csrc/aten/ops/op_api/CopyKernelOpApi.cpp",
+    "torch_npu/csrc/framework/interface/EnvVariables.cpp",
+    "torch_npu/csrc/framework/LazyInitAclops.cpp",
+    # the checks of torch_npu's environment variables (TASK_QUEUE_ENABLE, HCCL_BUFFSIZE, ...)
+    "torch_npu/csrc/core/npu/register/OptionsManager.cpp",
 ]
 
 # ErrCode names -> numbers (torch_npu/utils/_error_code.py and NPUException.h agree)
