@@ -31,10 +31,10 @@ def _load(rules: list[Path] | None, disable: list[str] | None, no_builtin: bool 
     when only ``--disable`` names unknown ids, :class:`RulesInvalid` (exit 3) for anything else."""
     from triage.cli.config import load_config
     from triage.errors import RulesInvalid, UsageError
-    from triage.knowledge.loader import entry_point_packs, load_rules, user_packs_from_env
+    from triage.knowledge.loader import entry_point_packs, installed_packs, load_rules, user_packs_from_env
 
     config = load_config(Path.cwd())
-    packs = [*entry_point_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
+    packs = [*entry_point_packs(), *installed_packs(), *config.rules, *user_packs_from_env(), *(rules or [])]
     origins = {rid: config.source or "<config>" for rid in config.disable}
     origins.update({rid: "--disable" for rid in disable or []})
     try:

@@ -61,11 +61,12 @@ def list_rules(
                           for r in picked], indent=2, ensure_ascii=False))
         return
     out = console()
+    packs = any(r.pack != "builtin" for r in picked)  # a pack column once a pack beside the built-in rules is loaded
     if not out.is_terminal:  # piped: whole lines, tab-separated, never cut to a width
-        print("\t".join(_LIST_HEADER))
+        print("\t".join([*_LIST_HEADER, *(["pack"] if packs else [])]))
         for r in picked:
             print("\t".join([r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority),
-                             title(r)]))
+                             title(r), *([r.pack] if packs else [])]))
         return
     from rich.table import Table
 
@@ -75,8 +76,11 @@ def list_rules(
     for name in ("layer", "component", "severity", "prio"):
         table.add_column(name, no_wrap=True)
     table.add_column("title", overflow="fold")
+    if packs:
+        table.add_column("pack", no_wrap=True)
     for r in picked:
-        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r))
+        table.add_row(r.id, r.rule.layer, r.rule.component, r.rule.severity, str(r.rule.priority), title(r),
+                      *([r.pack] if packs else []))
     out.print(table)
     out.print(count(len(picked), "rule"), style="dim")
 
@@ -392,3 +396,6 @@ def suggest_cmd(
                                    soft_wrap=True, markup=False)
     else:
         print(text, end="")
+
+
+from triage.cli import packs as _packs  # noqa: E402,F401  (install, uninstall, packs: listed after these)

@@ -69,6 +69,23 @@ def user_packs_from_env() -> list[Path]:
     return [Path(p) for p in value.split(os.pathsep) if p]
 
 
+def installed_packs_dir() -> Path:
+    """Where ``triage rules install`` puts rule packs: ``$TRIAGE_CONFIG_HOME/packs``, else
+    ``$XDG_CONFIG_HOME/triage/packs``, else ``~/.config/triage/packs``."""
+    home = os.environ.get("TRIAGE_CONFIG_HOME")
+    if home:
+        return Path(home) / "packs"
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "triage" / "packs"
+
+
+def installed_packs() -> list[Path]:
+    """The rule packs ``triage rules install`` installed (one folder each, by name), loaded by every
+    command without flags."""
+    folder = installed_packs_dir()
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) if folder.is_dir() else []
+
+
 ENTRY_POINT_GROUP = "triage.rules"
 
 
@@ -285,11 +302,12 @@ _default_rules: RuleSet | None = None
 
 
 def default_rules() -> RuleSet:
-    """The built-in rules, packs of installed plugins and ``TRIAGE_RULES_PATH``, loaded once.
+    """The built-in rules, packs of installed plugins, packs installed with ``triage rules install``
+    and ``TRIAGE_RULES_PATH``, loaded once.
 
     Raises :class:`~triage.errors.RulesInvalid` if any rule file is invalid.
     """
     global _default_rules
     if _default_rules is None:
-        _default_rules = load_rules([*entry_point_packs(), *user_packs_from_env()])
+        _default_rules = load_rules([*entry_point_packs(), *installed_packs(), *user_packs_from_env()])
     return _default_rules
