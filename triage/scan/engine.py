@@ -151,14 +151,14 @@ class Scanner(Confirm):
         try:
             for block in reader:
                 tail.see(block.buf, block.end)
-                if self.on_block is not None:
-                    self.on_block(block.end)
                 for line_no, raw, targets in matcher.candidates(block):
                     new = list(self._confirm(read, file, line_no, raw, targets, nrules, pending))
                     if len(new) > 1:  # announce the most specific finding of a line first
                         new.sort(key=lambda f: (f.generic, -f.priority))
                     yield from new
                 read.facts.flush()
+                if self.on_block is not None:  # once the block is read: the bar moves at the reading's speed
+                    self.on_block(block.end)
         finally:
             read.facts.flush()
             read.lines = reader.lines_read
