@@ -188,12 +188,23 @@ class _MessageVisitor(ast.NodeVisitor):
         self.envs: list[dict[str, ast.AST]] = [{}]
 
     def _scope(self, node: ast.AST) -> None:
+        # a function whose name matches ``guard`` (``def _init_npu_...``) is guarded as a whole
+        hit = self.guard is not None and bool(self.guard.search(node.name))
         self.envs.append(dict(self.envs[0]))
+        self.guards += hit
         self.generic_visit(node)
+        self.guards -= hit
         self.envs.pop()
 
     visit_FunctionDef = _scope
     visit_AsyncFunctionDef = _scope
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        # a class whose name matches ``guard`` (``class NPUToolConfig``) is guarded as a whole
+        hit = self.guard is not None and bool(self.guard.search(node.name))
+        self.guards += hit
+        self.generic_visit(node)
+        self.guards -= hit
 
     def visit_If(self, node: ast.If) -> None:
         # the body of an ``if`` whose test matches ``guard`` (e.g. ``is_npu_available()``) is guarded;
@@ -256,7 +267,8 @@ def python_messages(text: str, path: str, *, asserts: bool = True, all_warnings:
     ``logger.error/exception/critical`` and failure-worded ``logger.warning`` calls, and calls of the
     functions named in ``printers`` (e.g. ``print_rank_0``); each entry with ``template``, ``path``,
     ``line``, ``kind`` and ``source`` (the printing line, stripped), in line order. With ``guard``, an
-    entry's ``guarded`` says whether it sits in the body of an ``if`` whose test matches it."""
+    entry's ``guarded`` says whether it sits in the body of an ``if`` whose test matches it or in a
+    function or class whose name does."""
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
