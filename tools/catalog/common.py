@@ -11,6 +11,8 @@ bare or with a work tree).
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +98,180 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
         print(f"{len(dropped)} entries no longer in the source were dropped", file=sys.stderr)
     print(f"{target}: {len(out)} entries")
     return target
+
+
+# --- Python sources: raise / assert / logger messages with the line that prints them -----------------
+
+#: A warning whose text reads as a failure (kept by :func:`python_messages` unless ``all_warnings``).
+FAILURE_WORDS = re.compile(
+    r"fail|error|cannot|can't|can not|unable|not support|unsupported|invalid|time ?out|timed out|exceed|"
+    r"mismatch|missing|not found|not exist|does not match|doesn't match|refus|abort|exception|crash|"
+    r"not available|unavailable|incompatible|insufficient|too (?:small|large|many|few)|must |should not|"
+    r"illegal|corrupt|lost|broken|unexpected|not enough|out of|only support|requires?|please",
+    re.IGNORECASE,
+)
+_ERROR_METHODS = {"error", "exception", "critical", "fatal", "error_once", "error_rank_0"}
+_WARNING_METHODS = {"warning", "warning_once", "warn", "warning_rank_0", "warning_rank0"}
+
+
+def _const_str(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _fstring(node: ast.JoinedStr, env: dict[str, ast.AST]) -> str:
+    out = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            out.append(str(part.value).replace("{", "{{").replace("}", "}}"))
+            continue
+        value = part.value
+        constant = isinstance(value, ast.Name) and value.id.lstrip("_").isupper()
+        text = _const_str(env[value.id]) if constant and value.id in env else None
+        if text is not None and part.format_spec is None and part.conversion in (-1, ord("s")):
+            out.append(text.replace("{", "{{").replace("}", "}}"))
+        else:
+            out.append("{}")
+    return "".join(out)
+
+
+def message_template(node: ast.AST | None, env: dict[str, ast.AST], depth: int = 0) -> str | None:
+    """The message template a Python expression evaluates to (``{}`` / ``%s`` for what varies), or None."""
+    if node is None or depth > 6:
+        return None
+    s = _const_str(node)
+    if s is not None:
+        return s
+    if isinstance(node, ast.JoinedStr):
+        return _fstring(node, env)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return message_template(node.left, env, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = message_template(node.left, env, depth + 1)
+        right = message_template(node.right, env, depth + 1)
+        if left is None and right is None:
+            return None
+        return (left if left is not None else "{}") + (right if right is not None else "{}")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        base = message_template(node.func.value, env, depth + 1)
+        return re.sub(r"\{[^{}]*\}", "{}", base) if base is not None else None
+    if isinstance(node, ast.Name) and node.id in env:
+        return message_template(env[node.id], env, depth + 1)
+    return None
+
+
+def _callee(func: ast.AST) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _is_logger(node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id.lower().endswith("logger") or node.id in ("logging", "log", "warnings")
+    if isinstance(node, ast.Attribute):
+        return node.attr.lower().endswith("logger")
+    return False
+
+
+class _MessageVisitor(ast.NodeVisitor):
+    def __init__(self, path: str, lines: list[str], asserts: bool, all_warnings: bool,
+                 printers: frozenset[str], guard: re.Pattern | None = None):
+        self.path, self.lines, self.guard, self.guards = path, lines, guard, 0
+        self.asserts, self.all_warnings, self.printers = asserts, all_warnings, printers
+        self.entries: list[dict] = []
+        self.envs: list[dict[str, ast.AST]] = [{}]
+
+    def _scope(self, node: ast.AST) -> None:
+        # a function whose name matches ``guard`` (``def _init_npu_...``) is guarded as a whole
+        hit = self.guard is not None and bool(self.guard.search(node.name))
+        self.envs.append(dict(self.envs[0]))
+        self.guards += hit
+        self.generic_visit(node)
+        self.guards -= hit
+        self.envs.pop()
+
+    visit_FunctionDef = _scope
+    visit_AsyncFunctionDef = _scope
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        # a class whose name matches ``guard`` (``class NPUToolConfig``) is guarded as a whole
+        hit = self.guard is not None and bool(self.guard.search(node.name))
+        self.guards += hit
+        self.generic_visit(node)
+        self.guards -= hit
+
+    def visit_If(self, node: ast.If) -> None:
+        # the body of an ``if`` whose test matches ``guard`` (e.g. ``is_npu_available()``) is guarded;
+        # its ``else`` branch is not
+        hit = self.guard is not None and bool(self.guard.search(ast.unparse(node.test)))
+        self.visit(node.test)
+        self.guards += hit
+        for stmt in node.body:
+            self.visit(stmt)
+        self.guards -= hit
+        for stmt in node.orelse:
+            self.visit(stmt)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.envs[-1][target.id] = node.value
+        self.generic_visit(node)
+
+    def _add(self, template: str | None, node: ast.AST, kind: str) -> None:
+        if template is None:
+            return
+        template = re.sub(r"\s+", " ", template).strip()
+        if len(template) < 3 or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", template):
+            return
+        # the source that prints it: the statement's lines, each stripped, joined by one space
+        end = getattr(node, "end_lineno", None) or node.lineno
+        source = " ".join(line.strip() for line in self.lines[node.lineno - 1:end])
+        self.entries.append({"template": template, "path": self.path, "line": node.lineno, "kind": kind,
+                             "source": source, "guarded": self.guards > 0})
+
+    def visit_Raise(self, node: ast.Raise) -> None:
+        exc = node.exc
+        if isinstance(exc, ast.Call) and exc.args:
+            self._add(message_template(exc.args[0], self.envs[-1]), node, f"raise {_callee(exc.func) or '?'}")
+        self.generic_visit(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        if self.asserts and node.msg is not None:
+            self._add(message_template(node.msg, self.envs[-1]), node, "assert")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and _is_logger(func.value) and node.args:
+            method = func.attr
+            if method in _ERROR_METHODS or method in _WARNING_METHODS:
+                template = message_template(node.args[0], self.envs[-1])
+                warn = method in _WARNING_METHODS
+                if template is not None and (not warn or self.all_warnings or FAILURE_WORDS.search(template)):
+                    self._add(template, node, "logger.warning" if warn else f"logger.{method.split('_')[0]}")
+        elif _callee(func) in self.printers and node.args:
+            self._add(message_template(node.args[0], self.envs[-1]), node, _callee(func))
+        self.generic_visit(node)
+
+
+def python_messages(text: str, path: str, *, asserts: bool = True, all_warnings: bool = False,
+                    printers: frozenset[str] = frozenset(), guard: re.Pattern | None = None) -> list[dict]:
+    """The user-visible messages of one Python file: ``raise X(msg)``, ``assert c, msg`` (``asserts``),
+    ``logger.error/exception/critical`` and failure-worded ``logger.warning`` calls, and calls of the
+    functions named in ``printers`` (e.g. ``print_rank_0``); each entry with ``template``, ``path``,
+    ``line``, ``kind`` and ``source`` (the printing line, stripped), in line order. With ``guard``, an
+    entry's ``guarded`` says whether it sits in the body of an ``if`` whose test matches it or in a
+    function or class whose name does."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        print(f"skipped {path}: {exc}", file=sys.stderr)
+        return []
+    visitor = _MessageVisitor(path, text.splitlines(), asserts, all_warnings, printers, guard)
+    visitor.visit(tree)
+    return sorted(visitor.entries, key=lambda e: e["line"])
