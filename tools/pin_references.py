@@ -17,7 +17,11 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 #: forks that only mirror another repository's files
-UPSTREAM = {"libochao-huawei/hcomm": "hicann/hcomm", "Fengfengst123/hccl-mirror": "hicann/hccl"}
+UPSTREAM = {"Fengfengst123/hccl-mirror": "hicann/hccl"}
+#: repositories without a catalog: the stored snapshot the rules' authors read (the search tool's
+#: version of the files they cite)
+READ_AT = {"vllm-project/vllm": "1f8758d584e8f599219d75adf658e182ed809a43",
+           "huggingface/transformers": "040ba146759afc625c77f49d04982bb54873995f"}
 _REF = re.compile(r"""^(?P<indent>\s+- )(?P<q>["']?)(?P<repo>[\w.-]+/[\w.-]+):(?P<path>[^\s"'#()]+)"""
                   r"""(?P<line>#L\d+(?:-L?\d+)?)?(?P<note>\s*\(.*\))?(?P=q)\s*$""")
 _BRANCH = re.compile(r"\((?:[^)]*?\b)?(branch_[\w.-]+|v\d[\w.-]*)\b")
@@ -44,16 +48,17 @@ def pin(text: str, commits: dict[str, str], left: list[str]) -> str:
         m = _REF.match(line.rstrip("\n"))
         if key == "references" and m:
             repo = UPSTREAM.get(m["repo"], m["repo"])
-            note = m["note"] or ""
+            note = (m["note"] or "").replace("''", "'") if m["q"] == "'" else (m["note"] or "")
             branch = _BRANCH.search(note)
-            ref = branch.group(1) if branch else commits.get(repo) or commits.get(m["repo"])
+            ref = branch.group(1) if branch else commits.get(repo) or commits.get(m["repo"]) or READ_AT.get(repo)
             if ref is None:
                 left.append(f"{m['repo']}:{m['path']}")
                 out.append(line)
                 continue
             url = f"https://github.com/{repo}/blob/{ref}/{m['path']}{m['line'] or ''}"
             rest = f" {note.strip()}" if note.strip() else ""
-            out.append(f'{m["indent"]}"{url}{rest}"\n' if rest else f"{m['indent']}{url}\n")
+            quoted = (url + rest).replace("'", "''")  # YAML single quotes: a quote is doubled
+            out.append(f"{m['indent']}'{quoted}'\n" if rest else f"{m['indent']}{url}\n")
             continue
         out.append(line)
     return "".join(out)
