@@ -74,7 +74,7 @@ def test_unrecognised_error_is_never_clean(tmp_path):
     no_origin = {"node": None, "rank": None, "dp": None, "tp": None, "device": None, "pid": None, "group": None,
                  "group_rank": None}
     assert data["unrecognised"] == [{"file": str(log), "line": 3, "text": "ZzzTotallyNewError: flux capacitor",
-                                     "kind": "python-exception", "origin": no_origin}]
+                                     "kind": "python-exception", "origin": no_origin, "severity": "error"}]
 
 
 def test_missing_file_is_one_line_error_exit_2(tmp_path):
