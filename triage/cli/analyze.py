@@ -143,7 +143,7 @@ def merge(
 
     fmt = format.value
     if fmt == "summary":
-        raise _fail("merge prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
+        raise _fail("merge prints a report: choose text, json, jsonl, markdown, sarif or html", EXIT_INPUT)
     loaded = []
     try:
         language = _lang(lang)
@@ -311,6 +311,10 @@ def _render(report, fmt: str, redactor=None):
         from triage.render import sarif
 
         print(sarif.render(report))
+    elif fmt == "html":
+        from triage.render import html
+
+        print(html.render(report), end="")
     elif fmt == "summary":
         raise ValueError("a summary is not a report")
     return report
@@ -340,7 +344,7 @@ def explain(
     else:
         body = "\n".join(text)
     if format.value == "summary":
-        raise _fail("explain prints a report: choose text, json, jsonl, markdown or sarif", EXIT_INPUT)
+        raise _fail("explain prints a report: choose text, json, jsonl, markdown, sarif or html", EXIT_INPUT)
     try:
         loaded = _load(rules, disable)
         resume_frozen()
