@@ -147,14 +147,15 @@ def render(report: Report) -> str:
            f"<style>{_CSS}</style></head><body>",
            f"<header><h1>{escape(t('html_title', lang))}</h1>",
            f'<p class="headline {escape(tone)}" id="headline">{escape(headline(report))}</p></header>']
-    if root is not None:
-        out += [f"<h2>{escape(t('html_root', lang))}</h2>", _finding(root, lang, first, open_=True)]
     cluster = cluster_lines(report)
-    if cluster:
-        out += [f"<h2>{escape(t('cluster', lang))}</h2>", _lines(cluster)]
+    if cluster:  # the picture first: which rank failed first, and what the others did
+        out.append(f"<h2>{escape(t('cluster', lang))}</h2>")
         picture = svg(report)
         if picture:
-            out += [f"<h3>{escape(t('html_timeline', lang))}</h3>", picture]
+            out.append(picture)
+        out.append(_lines(cluster))
+    if root is not None:
+        out += [f"<h2>{escape(t('html_root', lang))}</h2>", _finding(root, lang, first, open_=True)]
     for block in (incident_lines(report), attempt_lines(report)):
         if block:
             out.append(_lines(block))
