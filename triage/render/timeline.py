@@ -237,7 +237,7 @@ def svg(report: Report) -> str:
                 f'<text class="axis" x="{_LABEL_W + _PLOT_W}" y="16" text-anchor="end">'
                 f'{escape(iso(end) or "")}</text>')
     title = escape(t("tl_title", lang))
-    picture = (f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="{width}" height="{y + 8}" '
+    picture = (f'<svg class="timeline" width="{width}" height="{y + 8}" '
                f'viewBox="0 0 {width} {y + 8}" role="img" aria-label="{title}">{axis}{"".join(lines)}</svg>')
     causal = sum(len(r.ranks) for r in rows if not r.timed)
     caption = [t("tl_caption", lang, n=len(rows))]
