@@ -18,6 +18,7 @@ from html import escape
 from triage.logformat.times import Clock, iso, parse_iso, time_of_line
 from triage.report.i18n import t
 from triage.report.models import Finding, Report
+from triage.util.plural import count
 
 #: More rows than this (after grouping by node) and identical rows are collapsed into one.
 MAX_ROWS = 40
@@ -102,10 +103,11 @@ def rows_of(report: Report) -> tuple[list[Row], datetime | None, datetime | None
     restarts = _restart_ranks(report)
     generic = {f.rule_id for f in report.findings if f.generic}
     rows: list[Row] = []
+    failing = [(f, set(f.ranks)) for f in report.findings if f.severity in ("critical", "error")]
     for rank in sorted(ranks):
         row = Row(node_of.get(rank, ""), [rank])
-        for f in report.findings:
-            if rank in f.ranks and f.severity in ("critical", "error"):
+        for f, on in failing:
+            if rank in on:
                 first = ff is not None and ff.rank == rank and ff.rule_id == f.rule_id
                 row.marks.append(Mark("first" if first else kind_of(f), f.rule_id, when.get((f.rule_id, rank)),
                                       first))
@@ -242,10 +244,11 @@ def svg(report: Report) -> str:
     causal = sum(len(r.ranks) for r in rows if not r.timed)
     caption = [t("tl_caption", lang, n=len(rows))]
     if causal:
-        caption.append(t("tl_causal", lang, n=causal))
+        caption.append(t("tl_causal", lang, ranks=f"{causal} 个 rank" if lang == "zh" else count(causal, "rank")))
     if len(shown) < len(rows):
         caption.append(t("tl_collapsed", lang, rows=len(shown)))
     legend = " ".join(f'<span class="key {k}">{escape(t("tl_" + k, lang))}</span>'
                       for k in ("first", "error", "timeout", "wait", "restart"))
-    return (f'<figure class="timeline-figure">{picture}<figcaption>{escape(" ".join(caption))}'
+    words = ("" if lang == "zh" else " ").join(caption)
+    return (f'<figure class="timeline-figure">{picture}<figcaption>{escape(words)}'
             f'<br>{legend}</figcaption></figure>')

@@ -147,9 +147,9 @@ _TEXT: dict[str, dict[str, str]] = {
     "tl_several_nodes": {"en": "several nodes", "zh": "多个节点"},
     "tl_caption": {"en": "One row per rank ({n}), grouped by node; time runs left to right.",
                    "zh": "每个 rank 一行（共 {n} 个），按节点分组；时间从左到右。"},
-    "tl_causal": {"en": "{n} rank(s) without comparable times are drawn in causal order (cause, errors, timeouts, "
-                        "waits, restarts), not by time.",
-                  "zh": "{n} 个 rank 没有可比较的时间，按因果顺序绘制（原因、错误、超时、等待、重启），不按时间。"},
+    "tl_causal": {"en": "{ranks} without comparable times drawn in causal order (cause, errors, timeouts, "
+                        "waits, restarts) on a dashed lane, not by time.",
+                  "zh": "{ranks} 没有可比较的时间，按因果顺序绘制在虚线上（原因、错误、超时、等待、重启），不按时间。"},
     "tl_collapsed": {"en": "Ranks with identical marks are collapsed into one row with their count ({rows} rows).",
                      "zh": "标记相同的 rank 合并为一行并注明数量（共 {rows} 行）。"},
     "tl_first": {"en": "first failure", "zh": "最先失败"},
