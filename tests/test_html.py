@@ -157,3 +157,17 @@ def test_in_a_real_browser(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_a_restart_is_a_mark_and_its_rank_is_drawn_in_causal_order():
+    import triage
+    from triage.report.models import Attempt
+
+    report = triage.analyze(EXAMPLE)
+    file0 = next(o.file for i in report.incidents for o in i.origins if o.rank == 0)
+    report = report.model_copy(update={"earlier_attempts": [Attempt(file=file0, first_line=1, last_line=2,
+                                                                    root_cause=None)]})
+    html = triage.render_html(report)
+    row0 = re.search(r'<g class="(row[^"]*)" data-ranks="0".*?</g></g>', html)
+    assert row0.group(1) == "row causal" and 'class="mark restart"' in row0.group(0)
+    assert "1 rank without comparable times drawn in causal order" in html

@@ -113,7 +113,7 @@ def rows_of(report: Report) -> tuple[list[Row], datetime | None, datetime | None
                                       first))
         if any(m.rule_id not in generic for m in row.marks):  # a wrapper only where nothing else shows
             row.marks = [m for m in row.marks if m.rule_id not in generic]
-        row.marks += [Mark("restart", "restart") for _ in range(restarts.get(rank, 0))]
+        row.marks += [Mark("restart", t("tl_restart", report.lang)) for _ in range(restarts.get(rank, 0))]
         row.timed = bool(row.marks) and all(m.when is not None for m in row.marks)
         row.marks.sort(key=lambda m: (m.when or datetime.max, _ORDER[m.kind]) if row.timed else _ORDER[m.kind])
         rows.append(row)
