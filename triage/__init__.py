@@ -11,7 +11,8 @@ For many nodes, the map and reduce steps apart: :func:`summarize` (the language-
 (the report of several summaries). Ray: :func:`triage.run.fanout.analyze_on_ray`.
 
 Each returns or yields pydantic models whose JSON is the CLI's ``--format json`` output;
-:func:`render_text` and :func:`render_markdown` turn a report into the CLI's text and Markdown.
+:func:`render_text`, :func:`render_markdown` and :func:`render_html` turn a report into the CLI's text,
+Markdown and HTML.
 """
 
 from triage.util.gc_pause import paused as _paused
@@ -38,6 +39,15 @@ def render_markdown(report: Report) -> str:
 
     return render(report)
 
+
+def render_html(report: Report) -> str:
+    """The report as ``triage analyze --format html`` prints it: one self-contained HTML document
+    (inline CSS and SVG, no script; the timeline of the ranks when there are several)."""
+    from triage.render.html import render
+
+    return render(report)
+
+
 __all__ = [
     "Evidence",
     "Finding",
@@ -48,6 +58,7 @@ __all__ = [
     "analyze",
     "explain",
     "merge",
+    "render_html",
     "render_markdown",
     "render_text",
     "stream",

@@ -147,7 +147,7 @@ def merge(
 
     fmt = format.value
     if fmt == "summary":
-        raise _fail("merge prints a report: choose text, json, jsonl, markdown, sarif or github", EXIT_INPUT)
+        raise _fail("merge prints a report: choose text, json, jsonl, markdown, sarif, html or github", EXIT_INPUT)
     loaded = []
     try:
         language = _lang(lang)
@@ -335,6 +335,10 @@ def _render(report, fmt: str, redactor=None):
         from triage.render import github
 
         print(github.render(report))
+    elif fmt == "html":
+        from triage.render import html
+
+        print(html.render(report), end="")
     elif fmt == "summary":
         raise ValueError("a summary is not a report")
     return report
@@ -367,7 +371,7 @@ def explain(
     else:
         body = "\n".join(text)
     if format.value == "summary":
-        raise _fail("explain prints a report: choose text, json, jsonl, markdown, sarif or github", EXIT_INPUT)
+        raise _fail("explain prints a report: choose text, json, jsonl, markdown, sarif, html or github", EXIT_INPUT)
     try:
         loaded = _load(rules, disable)
         resume_frozen()
