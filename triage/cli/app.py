@@ -7,7 +7,7 @@ import os
 import sys
 
 # the command modules register their commands on the app, in the order `--help` lists them
-from triage.cli import analyze, collect, completion, corpus, mcp, rules  # noqa: F401
+from triage.cli import analyze, collect, completion, corpus, mcp, rules, rules_packs  # noqa: F401
 from triage.cli.common import app
 from triage.cli.console import console
 from triage.errors import EXIT_INPUT

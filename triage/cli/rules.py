@@ -396,6 +396,3 @@ def suggest_cmd(
                                    soft_wrap=True, markup=False)
     else:
         print(text, end="")
-
-
-from triage.cli import packs as _packs  # noqa: E402,F401  (install, uninstall, packs: listed after these)

@@ -1,4 +1,5 @@
-"""Renderers: a :class:`~triage.report.models.Report` to text, JSON, JSON lines, Markdown, SARIF, HTML or GitHub workflow annotations."""
+"""Renderers: a :class:`~triage.report.models.Report` to text, JSON, JSON lines, Markdown, SARIF, HTML or
+GitHub workflow annotations."""
 
 from __future__ import annotations
 
