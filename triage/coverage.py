@@ -35,6 +35,10 @@ class CatalogEntry(BaseModel):
     line: int | None = None
     kind: str | None = None
     """What prints it: ``raise ValueError``, ``logger.error``, ``HCCL_ERROR``, ``doc`` (a guide page)."""
+    repo: str | None = None
+    """The entry's repository, in a catalog swept from several (the header's ``repo`` names them all)."""
+    source: str | None = None
+    """The source code (stripped) that prints the message, for a later check of the rendered template."""
     sample: str | None = None
     rule: str | None = None
     excluded: str | None = None
