@@ -57,25 +57,33 @@ def write_catalog(name: str, title: str, repo_name: str, commit: str, paths: lis
                   entries: list[dict]) -> Path:
     """Write ``catalogs/<name>.yaml``, merging the hand annotations of the existing file.
 
-    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``. Duplicate
-    (path, template) pairs are dropped (the first one stays).
+    ``entries`` are dicts with ``template``, ``path``, ``line`` and optionally ``kind``, ``repo`` (the
+    entry's repository, for a catalog swept from several; the header's ``repo_name`` then names them
+    all) and ``source`` (the exact source line, stripped, that prints the message). ``repo`` and
+    ``source`` are written only when the extractor gives them, so other catalogs stay unchanged.
+    Duplicate (repo, path, template) triples are dropped (the first one stays).
     """
     target = CATALOGS / f"{name}.yaml"
-    old: dict[tuple[str, str], dict] = {}
+    old: dict[tuple[str, str, str], dict] = {}
     if target.exists():
         data = yaml.safe_load(target.read_text(encoding="utf-8")) or {}
         for e in data.get("entries", []):
-            old[(e["path"], e["template"])] = e
+            old[(e.get("repo", ""), e["path"], e["template"])] = e
     seen = set()
     out = []
     for e in entries:
-        key = (e["path"], e["template"])
+        key = (e.get("repo", ""), e["path"], e["template"])
         if key in seen:
             continue
         seen.add(key)
-        merged = {"template": e["template"], "path": e["path"], "line": e.get("line")}
+        merged = {"template": e["template"]}
+        if e.get("repo"):
+            merged["repo"] = e["repo"]
+        merged.update(path=e["path"], line=e.get("line"))
         if e.get("kind"):
             merged["kind"] = e["kind"]
+        if e.get("source"):
+            merged["source"] = e["source"]
         for field in ("sample", "rule", "excluded"):
             value = old.get(key, {}).get(field, e.get(field))
             if value is not None:
