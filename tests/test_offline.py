@@ -65,7 +65,7 @@ def test_getting_started_documents_the_offline_install():
     text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
     assert "## Offline install" in text
     assert "tools/offline-wheelhouse.sh --arch aarch64 --python 3.10" in text
-    assert "pip install --no-index --find-links wheelhouse-aarch64-py3.10 triage" in text
+    assert "pip install --no-index --find-links wheelhouse-aarch64-py3.10 ascend-triage" in text
 
 
 def test_every_folder_the_wheel_force_includes_is_tracked():

@@ -145,8 +145,8 @@ def test_each_line_prefix_pattern_matches_only_its_own_kind():
     # at the same place (today: each starts differently)
     from triage.logformat.normalize import _PREFIXES
 
-    heads = ["> x", "2025-06-01T10:00:00Z x", "[pod/a/b] x", "[rank1]: x", "[default1]:x", "(W pid=1) x",
-             "INFO 06-01 10:00:00 [a.py:1] x"]
+    heads = ["> x", "2025-06-01T10:00:00Z x", "[pod/a/b] x", "[rank1]: x", "[default1]:x", "[Stage-1] x",
+             "(W pid=1) x", "INFO 06-01 10:00:00 [a.py:1] x"]
     for i, head in enumerate(heads):
         assert [j for j, rx in enumerate(_PREFIXES) if rx.match(head)] == [i]
 

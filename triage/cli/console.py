@@ -20,8 +20,9 @@ def console(*, stderr: bool = False, soft_wrap: bool = False) -> Console:
     from rich.console import Console
 
     plain = "NO_COLOR" in os.environ
-    out = Console(stderr=stderr, highlight=False, soft_wrap=soft_wrap, color_system=None if plain else "auto",
-                  no_color=plain)
+    # emoji=False: a log line holding `:100:` or `:fire:` is printed as it is, never as a pictogram
+    out = Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=soft_wrap,
+                  color_system=None if plain else "auto", no_color=plain)
     if not out.is_terminal:
         out.soft_wrap = True
     return out

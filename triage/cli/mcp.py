@@ -26,11 +26,13 @@ def mcp(
     show_rule; results are the JSON report of schema 1. Register it with an agent as the command
     `triage mcp` (docs/mcp.md).
     """
-    try:
-        from triage.api.mcp_server import build_server
-    except ImportError:
-        raise _fail("triage mcp needs the MCP SDK: pip install '.[mcp]' in triage's checkout", EXIT_INPUT) from None
+    from triage.api.mcp_server import build_server
+
     for r in root or []:
         if not r.is_dir():
             raise _fail(f"--root {r}: not a directory", EXIT_INPUT)
-    build_server(root or None, max_bytes, redact=not no_redact).run("stdio")
+    try:
+        server = build_server(root or None, max_bytes, redact=not no_redact)
+    except ImportError:  # the SDK is the optional mcp extra
+        raise _fail("triage mcp needs the MCP SDK: pip install '.[mcp]' in triage's checkout", EXIT_INPUT) from None
+    server.run("stdio")
