@@ -232,7 +232,7 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
     _WORKER = (analysis, pieces, as_text)
     results: dict[int, tuple] = {}
     ctx = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(pieces)), mp_context=ctx)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(pieces)), mp_context=ctx, initializer=_quiet_worker)
     try:
         futures = {pool.submit(_work, group): group for group in batches(pieces, jobs)}
         for fut in as_completed(futures):
@@ -250,11 +250,23 @@ def read_all(analysis, pieces: list[Piece], jobs: int = 1,
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             process.terminate()
+        for process in workers:
+            process.join(timeout=2)
+        pool.shutdown(wait=True)  # its manager thread sees the workers gone: nothing left to wait for at exit
         _keep(analysis, pieces, results)
         raise
     finally:
         _WORKER = None
     _keep(analysis, pieces, results)
+
+
+def _quiet_worker() -> None:
+    """In a worker: Ctrl-C (sent to the whole process group) is the parent's to handle, and SIGTERM
+    (the parent stopping it) ends it at once, without the parent's handlers' tracebacks."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _keep(analysis, pieces: list[Piece], results: dict[int, tuple]) -> None:
