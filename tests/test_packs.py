@@ -67,3 +67,17 @@ def test_an_archive_installs_and_a_bad_pack_is_refused(tmp_path, monkeypatch):
     assert refused.exit_code == 3
     assert f"{bad}/team.yaml:6: rule acme.model-server-quota: severity:" in refused.output
     assert not (tmp_path / "config" / "packs" / "bad").exists()
+
+
+def test_uninstall_refuses_a_path_and_install_checks_with_the_installed(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIAGE_CONFIG_HOME", str(tmp_path / "config"))
+    runner = CliRunner()
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    result = runner.invoke(app, ["rules", "uninstall", "../../victim"])
+    assert result.exit_code == 2 and victim.is_dir()
+    pack = _pack(tmp_path / "acme")
+    assert runner.invoke(app, ["rules", "install", str(pack)]).exit_code == 0
+    twice = runner.invoke(app, ["rules", "install", str(pack), "--name", "acme2"])
+    assert twice.exit_code == 3 and "acme.model-server-quota" in twice.output
+    assert not (tmp_path / "config" / "packs" / "acme2").exists()

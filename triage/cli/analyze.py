@@ -103,7 +103,12 @@ def analyze(
         raise _fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
         raise _fail(str(exc), EXIT_INPUT) from None
+    except KeyboardInterrupt as exc:  # during start-up (rules, inputs): nothing was read
+        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
     if fmt == "summary":
+        if stopped is not None and not live:  # a summary of part of the input says so, and fails
+            analysis.note(f"reading was interrupted by {stopped} after {analysis.lines_read} lines: "
+                          "the rest was not read")
         summary = analysis.summary()
         if node is not None:
             summary = summary.model_copy(update={"host": node})
@@ -111,12 +116,16 @@ def analyze(
         for problem in summary.input_errors:
             console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
                                        markup=False)
-        raise typer.Exit(EXIT_INPUT if summary.input_errors else 0)
+        raise typer.Exit(EXIT_INPUT if summary.input_errors else
+                         (143 if stopped == "SIGTERM" else 130) if stopped and not live else 0)
     report = analysis.report()
     if stopped is not None:
         report = report.model_copy(update={"ended_by" if live else "interrupted": stopped})
     if fmt == "jsonl":
-        _withdraw(report, getattr(analysis, "announced", []))
+        from triage.render.machine import withdrawn_lines
+
+        for line in withdrawn_lines(report, getattr(analysis, "announced", []), redactor):
+            print(line, flush=True)
     report = _render(report, fmt, redactor)
     for problem in report.input_errors:
         console(stderr=True).print(f"triage: {problem.message}", style="red", highlight=False, soft_wrap=True,
@@ -237,7 +246,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
     def unexplained(file, u) -> None:
         from triage.report.models import Origin, Unrecognised
 
-        analysis.announced.append((file, u.line, u.kind))
+        analysis.announced.append((file, u.line, u.kind, u.text))
         line = Unrecognised(file=file, line=u.line, text=u.text, kind=u.kind,
                             origin=Origin(**u.origin) if u.origin else Origin())
         if redactor is not None:
@@ -289,19 +298,6 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         analysis.on_unexplained = None
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-
-
-def _withdraw(report, announced: list[tuple]) -> None:
-    """One ``"type": "withdrawn"`` JSON line for each unexplained line announced while reading that
-    the final report does not keep (a rule explained it, or it belongs to an earlier attempt), so
-    that a jsonl stream ends agreeing with its closing summary line."""
-    import json
-
-    kept = {(u.file, u.line) for u in report.unrecognised}
-    kept |= {(e.file, e.line) for f in report.findings if f.pack == "unexplained" for e in f.evidence}
-    for file, line, kind in announced:
-        if (file, line) not in kept:
-            print(json.dumps({"type": "withdrawn", "file": file, "line": line, "kind": kind}), flush=True)
 
 
 def _render(report, fmt: str, redactor=None):

@@ -38,7 +38,10 @@ def _unpack(archive: Path, into: Path) -> Path:
             z.extractall(into)
     else:
         with tarfile.open(archive) as t:
-            t.extractall(into, filter="data")
+            for m in t.getmembers():  # Pythons before 3.10.12 / 3.11.4 have no extraction filter
+                if Path(m.name).is_absolute() or ".." in Path(m.name).parts or m.issym() or m.islnk():
+                    raise _fail(f"{archive}: member {m.name} leaves the pack or is a link", EXIT_INPUT)
+            t.extractall(into)
     entries = [p for p in into.iterdir() if not p.name.startswith(".")]
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else into
 
@@ -54,7 +57,7 @@ def install(path: Path = Arg(..., "PACK"),
     problem as file:line: field: message (exit 3). `triage rules list` then shows its rules with the
     pack's name; `triage rules uninstall NAME` removes it.
     """
-    from triage.knowledge.loader import installed_packs_dir, load_rules
+    from triage.knowledge.loader import installed_packs, installed_packs_dir, load_rules
 
     if not path.exists():
         raise _fail(f"{path}: no such file or directory", EXIT_INPUT)
@@ -72,13 +75,13 @@ def install(path: Path = Arg(..., "PACK"),
             source = _unpack(path, Path(tmp) / "unpacked")
         else:
             raise _fail(f"{path}: a pack is a directory or a .tar.gz, .tgz, .tar or .zip of one", EXIT_INPUT)
-        try:
-            loaded = load_rules([source])
+        try:  # checked together with the packs already installed: two packs may not define one id
+            loaded = load_rules([*(p for p in installed_packs() if p.name != pack), source])
         except RulesInvalid as exc:
             for problem in exc.problems:
                 print(str(problem).replace(str(source), str(path)), flush=True)
             raise _fail(f"{path}: not installed: {len(exc.problems)} problem(s)", EXIT_RULES) from None
-        count = sum(1 for r in loaded.rules if r.pack != "builtin")
+        count = sum(1 for r in loaded.rules if r.file.startswith(str(source)))
         if count == 0:
             raise _fail(f"{path}: no rules in it: not installed", EXIT_INPUT)
         if target.exists():
@@ -94,6 +97,9 @@ def uninstall(name: str = Arg(..., "NAME")) -> None:
     from triage.knowledge.loader import installed_packs, installed_packs_dir
 
     target = installed_packs_dir() / name
+    if not name or name.startswith(".") or "/" in name or "\\" in name or \
+            target.resolve().parent != installed_packs_dir().resolve():
+        raise _fail(f"`{name}` is not the name of an installed pack (`triage rules packs` lists them)", EXIT_INPUT)
     if not target.is_dir():
         have = ", ".join(p.name for p in installed_packs()) or "none"
         raise _fail(f"no installed pack `{name}` (installed: {have})", EXIT_INPUT)

@@ -30,3 +30,19 @@ def summary_line(report: Report) -> str:
     # streamed findings are sent before the ranking exists: which of them are symptoms, and of what
     data["suppressed"] = {f.rule_id: f.suppressed_by for f in report.findings if f.suppressed_by}
     return json.dumps({"type": "summary", **data}, ensure_ascii=False)
+
+
+def withdrawn_lines(report: Report, announced: list[tuple], redactor=None) -> list[str]:
+    """``{"type": "withdrawn", ...}`` JSON lines for the unexplained lines announced while reading
+    (``announced``: (file, line, kind, text)) that the final report does not keep (a rule explained
+    it, a specific root cause leaves it unlisted, or it belongs to an earlier attempt), so that a jsonl
+    stream ends agreeing with its closing summary line. Lines are matched by file and text: a byte
+    range of a large file numbers its lines from its own start while reading."""
+    kept = {(u.file, u.text) for u in report.unrecognised}
+    kept |= {(e.file, e.text) for f in report.findings if f.pack == "unexplained" for e in f.evidence}
+    out = []
+    for file, line, kind, text in announced:
+        if (file, text) not in kept:
+            shown = redactor.apply(file) if (redactor is not None and file) else file
+            out.append(json.dumps({"type": "withdrawn", "file": shown, "line": line, "kind": kind}))
+    return out
