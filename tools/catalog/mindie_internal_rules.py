@@ -353,7 +353,7 @@ VLLM_ASCEND_LAYERWISE = {
     "layer": "framework",
     "component": "vllm-ascend (MooncakeLayerwiseConnector)",
     "severity": "error",
-    "priority": 40,
+    "priority": 45,  # above vllm-ascend.internal-kv-transfer (40): the connector names its own checks
     "match": {"any": [
         {"regex": r"Mooncake layerwise reuse mapping is missing layer \d+"},
         {"regex": r"Mooncake layerwise metadata is missing physical layer \d+"},

@@ -90,7 +90,15 @@ def trie_regex(words: Sequence[str]) -> str:
     def render(node: dict) -> str:
         if "" in node and len(node) == 1:
             return ""
-        branches = [re.escape(ch) + render(child) for ch, child in sorted(node.items()) if ch]
+        branches = []
+        for ch, child in sorted(node.items()):
+            if not ch:
+                continue
+            run = [ch]  # a chain of single children (a long literal) is written out, not recursed into
+            while len(child) == 1 and "" not in child:
+                (ch, child), = child.items()
+                run.append(ch)
+            branches.append(re.escape("".join(run)) + render(child))
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
         return f"(?:{body})?" if "" in node else body
 
