@@ -213,6 +213,13 @@ def _no_hyperscan() -> bool:
     return importlib.util.find_spec("hyperscan") is None
 
 
+def _line_out(text: str) -> None:
+    """One jsonl record with its newline in one write: a signal arriving between the record and its
+    newline would glue it to the closing summary line."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
 def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_text: bool = False,
          jobs: int | None = 1, size: int = 0) -> str | None:
     """Feed ``sources`` to ``analysis``, streaming findings and unexplained lines as they appear;
@@ -237,7 +244,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         if redactor is not None:
             finding = redactor.finding(finding)
         if fmt == "jsonl":
-            print(machine.finding_line(finding), flush=True)
+            _line_out(machine.finding_line(finding))
         elif live and out is not None:
             out.print(text.stream_line(finding, lang), highlight=False, soft_wrap=True, markup=False)
 
@@ -252,7 +259,7 @@ def _run(analysis, sources, fmt: str, redactor=None, follow: bool = False, as_te
         if redactor is not None:
             line = redactor.unrecognised(line)
         if fmt == "jsonl":
-            print(machine.unexplained_line(line), flush=True)
+            _line_out(machine.unexplained_line(line))
         elif live and out is not None:
             out.print(text.unexplained_line(line, lang), style="yellow", highlight=False, soft_wrap=True,
                       markup=False)
