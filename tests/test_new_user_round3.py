@@ -68,3 +68,22 @@ def test_a_stage_prefixed_cann_reason_leads_over_the_wrapper():
             "VllmWorker-0 died unexpectedly, shutting down executor.\n")
     result = runner.invoke(app, ["explain", "-f", "json", text])
     assert '"rule_id": "unexplained.cann-error-reason"' in result.output.split('"findings"')[0]
+
+
+def test_an_env_file_informs_the_log_and_the_log_leads():
+    """Issue 25, item 7: `triage analyze env.txt engine.log` is one incident headed by the log's cause."""
+    import json
+
+    env = "corpus/collect-no-davinci-visible-devices/log.txt"
+    log = "examples/vllm-ascend-507035.log"
+    both = runner.invoke(app, ["analyze", env, log, "--format", "json"])
+    report = json.loads(both.stdout)
+    assert report["root_cause"]["rule_id"] == "op.vector-core-exception"
+    assert len(report["incidents"]) == 1
+    incident = report["incidents"][0]
+    assert incident["root_cause"] == "op.vector-core-exception"
+    assert "collect.no-npu-device-while-visible-devices-set" in incident["findings"]
+    assert {o["file"] for o in incident["origins"]} == {env, log}
+    # the env file alone still reports its own finding first
+    alone = json.loads(runner.invoke(app, ["analyze", env, "--format", "json"]).stdout)
+    assert alone["root_cause"]["rule_id"] == "collect.no-npu-device-while-visible-devices-set"

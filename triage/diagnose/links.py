@@ -160,7 +160,8 @@ class _Union:
             self.parent[max(ra, rb, key=repr)] = min(ra, rb, key=repr)
 
 
-def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
+def incidents(items: list[Item], context_files: set[int] | frozenset[int] = frozenset()
+              ) -> list[tuple[list[SOrigin], list[Item]]]:
     """Group origins into incidents: (the origins, the items with occurrences there), in the order
     of the best-ranked item of each (``items`` in final rank order).
 
@@ -168,7 +169,9 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
     another rank that explains it; a waiting rank and the peer it names; the ranks that all timed
     out with no cause found; and the ranks that failed with the same specific error (one cause on
     every rank is one incident, not one per rank). Origins whose lines state no rank are never
-    joined across files by a shared rule: unrelated logs stay apart.
+    joined across files by a shared rule: unrelated logs stay apart. The origins in
+    ``context_files`` (file indexes of environment files read beside the logs) join the incident of
+    the best-ranked item seen elsewhere: they describe where that failure ran.
     """
     u = _Union()
     first: dict[tuple, SOrigin] = {}
@@ -215,6 +218,12 @@ def incidents(items: list[Item]) -> list[tuple[list[SOrigin], list[Item]]]:
                 waiting.append(k)
     for a, b in zip(waiting, waiting[1:], strict=False):
         u.join(a, b)
+    if context_files:
+        head = next((o.key() for it in items for o in it.origins if o.file not in context_files), None)
+        if head is not None:
+            for k in first:
+                if first[k].file in context_files:
+                    u.join(head, k)
     groups: dict[tuple, list[tuple]] = {}
     for k in first:
         groups.setdefault(u.find(k), []).append(k)

@@ -59,6 +59,10 @@ class _Unexplained:
     suppresses: tuple = ()
 
 
+#: Rule ids of findings about the environment a ``triage collect`` file describes (rules/collect.yaml).
+ENV_PREFIX = "collect."
+
+
 def _check_items(summary: Summary, rules: RuleSet, knowledge: Knowledge, facts: MergedFacts,
                  files: list[str | None], notices: list[str]) -> list[tuple[Item, dict]]:
     """Findings reasoned from the facts (``compat/checks.yaml``), ranked with the rest."""
@@ -147,8 +151,15 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         if it.pack == "compat":
             it.origins = check_origins[it.id]
 
+    # an environment finding (rules/collect.yaml, read from a `triage collect` file) informs the logs
+    # read with it: when a log has an error-level finding of its own, that one leads (issue 25)
+    env_files = {o.file for it in items if it.id.startswith(ENV_PREFIX) for o in it.origins}
+    log_error = any(it.error_level and not it.id.startswith(ENV_PREFIX) and it.pack != "compat"
+                    for it in items)
+
     def key(it: Item) -> tuple:
-        return rank_key(it.rule, it.position, it.suppressed_by is not None, it.tier)
+        k = rank_key(it.rule, it.position, it.suppressed_by is not None, it.tier)
+        return (k[0], log_error and it.id.startswith(ENV_PREFIX), *k[1:])
 
     ranked = sorted(items, key=key)
     best = next((it for it in ranked if it.error_level and it.suppressed_by is None), None)
@@ -210,7 +221,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
                                      origin=Origin(**u.origin) if u.origin else Origin(),
                                      severity=severity_of(u.kind))
                         for u in sorted(picked[:MAX_UNRECOGNISED_SHOWN], key=lambda u: (u.file, u.line))]
-    groups = incidents(ranked)
+    groups = incidents(ranked, context_files=env_files if log_error else set())
     incident_list = []
     for origins, members in groups:
         keys = {o.key() for o in origins}
