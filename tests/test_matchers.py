@@ -292,3 +292,40 @@ rules:
         assert got["test.raw-worker-3"] == (2, 2, 4), name
         assert got["test.oom-any-worker"][0] == 4, name
         assert analysis._memo  # the any-worker rule's confirmations were remembered
+
+
+@pytest.mark.skipif("hyperscan" not in FAST, reason="hyperscan is not installed")
+def test_a_hyperscan_build_refusing_utf8_expressions_keeps_the_non_ascii_findings(monkeypatch):
+    """hyperscan 0.7.23 (the newest wheel for glibc < 2.28) refuses every non-ASCII expression in UTF-8
+    mode. Those patterns are searched in Python, where a bounded repeat must still span characters,
+    not bytes: ``HBM\\S{0,20}?多bit ECC`` over twelve Chinese characters (36 bytes) was missed."""
+    from triage.matching import hyperscan_matcher as hm
+
+    monkeypatch.setattr(hm, "_takes_utf8", lambda: False)
+    matcher = Analysis(RULES).build_matcher("hyperscan")
+    assert len(matcher._slow) >= 40  # the non-ASCII patterns
+    logs = [log for log in sorted(CORPUS.rglob("log.txt")) if not log.read_bytes().isascii()]
+    assert len(logs) > 20
+    for log in logs:
+        data = log.read_bytes()
+        analysis = Analysis(RULES, matcher)
+        list(analysis.feed(io.BytesIO(data)))
+        got = [(f.rule_id, f.first_line, f.count) for f in analysis.report().findings]
+        assert got == [(f[0], f[1], f[3]) for f in findings(data, "reference")[0]], log
+    hbm = CORPUS / "cluster-fd-report-hbm-ecc" / "log.txt"
+    analysis = Analysis(RULES, matcher)
+    list(analysis.feed(io.BytesIO(hbm.read_bytes())))
+    assert "cluster.fd-hbm-ecc-fault" in [f.rule_id for f in analysis.report().findings]
+
+
+def test_the_byte_prefilter_of_a_refused_pattern_spans_characters_not_bytes():
+    from triage.matching.base import PrefilterPattern
+
+    pytest.importorskip("hyperscan")
+    from triage.matching.hyperscan_matcher import _byte_prefilter
+
+    line = "| 故障名称 | HBM用户内存空间内存颗粒访问多bit ECC错误 |".encode()
+    regex = r"HBM[AC]?\S{0,20}?多bit ECC"
+    assert _byte_prefilter(PrefilterPattern(0, regex, False, ("多bit ecc",))).search(line)
+    assert _byte_prefilter(PrefilterPattern(0, regex, False, None)).search(line)
+    assert not _byte_prefilter(PrefilterPattern(0, regex, False, None)).search("HBM单bit ECC".encode())

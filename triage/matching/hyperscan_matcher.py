@@ -87,17 +87,18 @@ class HyperscanMatcher:
         self._verify_db = None
         self._unverified: set[int] = set()
         accepted = list(range(len(patterns)))
+        if not _takes_utf8():
+            # this build refuses every non-ASCII expression: those go to Python straight away
+            accepted = [i for i in accepted if patterns[i].regex.isascii()]
         try:
             self._db = self._load_or_compile(patterns, accepted, use_cache)
         except hs.error:
-            # Find the patterns Hyperscan refuses (not expected for dialect-clean rules) and
-            # keep them exact with Python re over the block.
-            accepted = [i for i, p in enumerate(patterns) if _compiles(p)]
-            for i, p in enumerate(patterns):
-                if i not in accepted:
-                    flags = re.MULTILINE | (re.IGNORECASE if p.ignore_case else 0)
-                    self._slow.append((re.compile(p.regex.encode("utf-8"), flags), p.target))
+            # Find the patterns Hyperscan refuses (not expected for dialect-clean rules)
+            accepted = [i for i in accepted if _compiles(patterns[i])]
             self._db = self._load_or_compile(patterns, accepted, use_cache)
+        # the refused patterns are searched with Python re over the block
+        kept = set(accepted)
+        self._slow = [(_byte_prefilter(p), p.target) for i, p in enumerate(patterns) if i not in kept]
         by_lit = sorted({i for group in self._lit_groups for i in group})
         if by_lit:
             try:
@@ -340,6 +341,37 @@ def _valid_utf8(block: Block) -> bool:
 def _literal_expr(literal: str) -> bytes:
     """``literal`` as a Hyperscan expression matching it verbatim (UTF-8)."""
     return re.escape(literal).encode("utf-8")
+
+
+@functools.cache
+def _takes_utf8() -> bool:
+    """Whether this hyperscan build compiles a non-ASCII expression in UTF-8 mode: 0.7.23 (the newest
+    wheel for glibc < 2.28) refuses every one as "Expression is not valid UTF-8"."""
+    try:
+        hs.Database(mode=hs.HS_MODE_BLOCK).compile(
+            expressions=["\u00e9".encode("utf-8")], ids=[0], elements=1, flags=[hs.HS_FLAG_UTF8])
+        return True
+    except hs.error:
+        return False
+
+
+def _byte_prefilter(p: PrefilterPattern) -> re.Pattern[bytes]:
+    """A bytes regex for a pattern Hyperscan refused, matching every line ``p.regex`` matches.
+
+    ``p.regex`` itself cannot serve on bytes: its repeats count code points (``\\S{0,20}`` spans
+    20 Chinese characters, 60 bytes). One of its required literals is in every match, so their
+    alternation is a superset (the rule's regex confirms the line); a pattern without literals keeps
+    its regex with every bounded repeat unbounded.
+    """
+    if p.literals:
+        return re.compile(b"|".join(re.escape(lit.encode("utf-8")) for lit in p.literals), re.IGNORECASE)
+    flags = re.MULTILINE | (re.IGNORECASE if p.ignore_case else 0)
+    return re.compile(_UNBOUND.sub(lambda m: "*" if not m.group(1) or m.group(1) == "0" else "+", p.regex)
+                      .encode("utf-8"), flags)
+
+
+#: a bounded repeat ``{m,n}`` or ``{m}`` (made unbounded by :func:`_byte_prefilter`)
+_UNBOUND = re.compile(r"(?<!\\)\{(\d*)(?:,\d*)?\}")
 
 
 def _compiles(p: PrefilterPattern) -> bool:
