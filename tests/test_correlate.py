@@ -162,3 +162,21 @@ def test_a_plog_file_takes_the_rank_of_its_largest_communicator_whole_or_in_piec
         f = next(f for f in report.findings if f.rule_id == "hw.hbm-multi-bit-ecc")
         assert f.ranks == [13]  # file one only: file two has no rank
         assert sorted((e.file == str(one), e.origin.rank) for e in f.evidence) == [(False, None), (True, 13)]
+
+
+def test_a_warning_that_explains_an_error_leads_with_the_errors_severity():
+    """triton-ascend warns that the BiSheng compiler is missing (a UserWarning: alone, no failure), then
+    raises ``0 active drivers``: the warning rule explains the error, so it leads as critical and the run
+    exits 1; the same warning alone stays a warning and the run is clean."""
+    warn = ("/tmp/ta/lib/python3.11/site-packages/triton/backends/ascend/driver.py:179: UserWarning: "
+            "[Errno 2] No such file or directory: 'ccec'\n")
+    error = "RuntimeError: 0 active drivers ([]). There should only be one.\n"
+    report = explain(warn + "  warnings.warn(red + str(e_npucompiler) + reset)\n" + error)
+    first, *rest = report.findings
+    assert (first.rule_id, first.severity) == ("triton.ascend-backend-inactive", "critical")
+    assert [(f.rule_id, f.suppressed_by) for f in rest] == [("triton.no-active-driver", "triton.ascend-backend-inactive")]
+    result = CliRunner().invoke(app, ["explain", warn + error])
+    assert result.exit_code == 1 and result.output.startswith("Root cause: triton-ascend's NPU backend")
+    alone = explain(warn)
+    assert [(f.rule_id, f.severity) for f in alone.findings] == [("triton.ascend-backend-inactive", "warning")]
+    assert CliRunner().invoke(app, ["explain", warn]).exit_code == 0

@@ -48,10 +48,16 @@ class Item:
     peer_symptom: bool = False
     explained: dict[tuple, str] = field(default_factory=dict)
     suppressed_by: str | None = None
+    #: the severity of the error-level finding this warning-level cause explains (see raise_causes)
+    raised_to: str | None = None
+
+    @property
+    def severity(self) -> str:
+        return self.raised_to or self.rule.severity
 
     @property
     def error_level(self) -> bool:
-        return self.rule.severity in SEVERITIES[:2]
+        return self.severity in SEVERITIES[:2]
 
     @property
     def is_global(self) -> bool:
@@ -236,3 +242,21 @@ def incidents(items: list[Item], context_files: set[int] | frozenset[int] = froz
     order = {it.id: i for i, it in enumerate(items)}
     out.sort(key=lambda grp: min((order[it.id] for it in grp[1]), default=len(order)))
     return out
+
+
+def raise_causes(items: list[Item]) -> None:
+    """Give a warning-level cause the severity of the most severe error-level finding it explains.
+
+    A line logged as a warning can be the reason for a later error (triton-ascend's UserWarning that
+    the BiSheng compiler is missing, then ``0 active drivers``): the rule stays severity warning, as its
+    line alone is no failure, but once :func:`explain` has made the error its symptom, the cause leads
+    as an error, so the report never says "no error found" over a suppressed error.
+    """
+    by_id = {it.id: it for it in items}
+    for symptom in items:
+        cause = by_id.get(symptom.suppressed_by) if symptom.suppressed_by else None
+        if cause is None or not symptom.error_level or cause.rule.severity in SEVERITIES[:2]:
+            continue
+        if cause.raised_to is None or SEVERITIES.index(symptom.severity) < SEVERITIES.index(cause.raised_to):
+            cause.raised_to = symptom.severity
+

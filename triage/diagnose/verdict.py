@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from triage.diagnose.attempts import _before_restart, _split_attempts, latest_root
 from triage.diagnose.cluster import verdict
 from triage.diagnose.facts import MergedFacts
-from triage.diagnose.links import Item, explain, incidents
+from triage.diagnose.links import Item, explain, incidents, raise_causes
 from triage.diagnose.peers import _explain_waits, _waited_for
 from triage.diagnose.ranks import _file_ranks, _hits_with_file_rank, _pid_ranks, _rank_of, _tp_is_world
 from triage.diagnose.stalls import stall_findings
@@ -147,6 +147,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         if it.pack == "compat":
             it.origins = []
     explain(base, clock)
+    raise_causes(base)
     for it in base:
         if it.pack == "compat":
             it.origins = check_origins[it.id]
@@ -206,7 +207,10 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
             findings.append(_check_finding(it, payload[it.id], files, lang))
         else:
             rule, h = payload[it.id]
-            findings.append(finding_of(rule, h, files, lang, it.suppressed_by, fact_values))
+            finding = finding_of(rule, h, files, lang, it.suppressed_by, fact_values)
+            if it.raised_to is not None:
+                finding = finding.model_copy(update={"severity": it.raised_to})
+            findings.append(finding)
     findings.extend(stall_findings(summary, files, lang))
     root = next((f for f in findings if f.severity in SEVERITIES[:2] and f.suppressed_by is None), None)
     unrecognised: list[Unrecognised] = []
