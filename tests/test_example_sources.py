@@ -70,3 +70,17 @@ def test_the_source_kinds_are_told_apart():
     assert kind_of("public log text found through the code index (id 23859100826)") == "indexed public text"
     assert kind_of("a forum post") is None
     assert kind_of("") is None and kind_of(None) is None
+
+
+def test_a_rule_whose_only_logs_are_synthetic_claims_at_most_likely():
+    """docs/rule-writing.md: ``likely`` is the most a rule may claim when its only log is synthetic
+    (built from a format string); ``confirmed`` needs a real log of the message (or a corpus case)."""
+    from triage.kbtools.corpus import load_cases
+
+    synthetic: dict[str, list[bool]] = {}
+    for case in load_cases(ROOT / "corpus"):
+        for rule_id in [case.case.expect.root_cause, *case.case.expect.also]:
+            synthetic.setdefault(rule_id, []).append(bool(case.case.synthetic))
+    overclaimed = sorted(c.rule.id for c in RULES.rules if c.rule.confidence == "confirmed"
+                         and synthetic.get(c.rule.id) and all(synthetic[c.rule.id]))
+    assert overclaimed == []
