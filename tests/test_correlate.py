@@ -174,7 +174,8 @@ def test_a_warning_that_explains_an_error_leads_with_the_errors_severity():
     report = explain(warn + "  warnings.warn(red + str(e_npucompiler) + reset)\n" + error)
     first, *rest = report.findings
     assert (first.rule_id, first.severity) == ("triton.ascend-backend-inactive", "critical")
-    assert [(f.rule_id, f.suppressed_by) for f in rest] == [("triton.no-active-driver", "triton.ascend-backend-inactive")]
+    assert [(f.rule_id, f.suppressed_by) for f in rest] == [
+        ("triton.no-active-driver", "triton.ascend-backend-inactive")]
     result = CliRunner().invoke(app, ["explain", warn + error])
     assert result.exit_code == 1 and result.output.startswith("Root cause: triton-ascend's NPU backend")
     alone = explain(warn)
