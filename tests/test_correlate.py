@@ -181,3 +181,30 @@ def test_a_warning_that_explains_an_error_leads_with_the_errors_severity():
     alone = explain(warn)
     assert [(f.rule_id, f.severity) for f in alone.findings] == [("triton.ascend-backend-inactive", "warning")]
     assert CliRunner().invoke(app, ["explain", warn]).exit_code == 0
+
+
+def test_a_warning_is_not_raised_by_a_wrapper_or_outside_the_file_where_it_explains_an_error(tmp_path):
+    # an info line that lists generic.python-runtime-error in `suppresses` does not lead over an
+    # unrelated exception (the wrapper may be another failure's): the exception leads in its own words
+    report = explain("Gemma 2 should use flash attention 2, change `flash_attn` to fa2.\n"
+                     "RuntimeError: shape mismatch in my dataset collator\n")
+    assert report.root_cause is not None and report.root_cause.rule_id.startswith("unexplained.")
+    assert [(f.rule_id, f.severity) for f in report.findings if not f.rule_id.startswith("unexplained.")][0] == (
+        "training.llamafactory-attention-adjusted", "info")
+    # a warning that explains only a wrapper stays below the specific error of the same log
+    report = explain("WARNING 09-18 10:33:14 [camem.py:64] Failed to import vllm_ascend_C:No module named "
+                     "'vllm_ascend.vllm_ascend_C'\n"
+                     "RuntimeError: Ascend config is not initialized. Please call init_ascend_config first.\n"
+                     "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n")
+    assert report.root_cause.rule_id == "vllm-ascend.internal-platform"
+    assert {f.rule_id: f.severity for f in report.findings}["install.vllm-ascend-custom-ops-missing"] == "warning"
+    # two files: the warning alone in a.log is no incident root; in b.log it explains the error and is
+    warn = ("/tmp/ta/lib/python3.11/site-packages/triton/backends/ascend/driver.py:179: UserWarning: "
+            "[Errno 2] No such file or directory: 'ccec'\n")
+    (tmp_path / "a.log").write_text(warn)
+    (tmp_path / "b.log").write_text(warn + "RuntimeError: 0 active drivers ([]). There should only be one.\n")
+    report = analyze([tmp_path / "a.log", tmp_path / "b.log"])
+    assert report.root_cause.rule_id == "triton.ascend-backend-inactive"
+    roots = {inc.origins[0].file.rsplit("/", 1)[-1]: inc.root_cause for inc in report.incidents
+             if len({o.file for o in inc.origins}) == 1}
+    assert roots == {"a.log": None, "b.log": "triton.ascend-backend-inactive"}

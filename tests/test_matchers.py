@@ -301,7 +301,7 @@ def test_a_hyperscan_build_refusing_utf8_expressions_keeps_the_non_ascii_finding
     not bytes: ``HBM\\S{0,20}?多bit ECC`` over twelve Chinese characters (36 bytes) was missed."""
     from triage.matching import hyperscan_matcher as hm
 
-    monkeypatch.setattr(hm, "_takes_utf8", lambda: False)
+    monkeypatch.setattr(hm, "takes_utf8", lambda: False)
     matcher = Analysis(RULES).build_matcher("hyperscan")
     assert len(matcher._slow) >= 40  # the non-ASCII patterns
     logs = [log for log in sorted(CORPUS.rglob("log.txt")) if not log.read_bytes().isascii()]
@@ -318,14 +318,28 @@ def test_a_hyperscan_build_refusing_utf8_expressions_keeps_the_non_ascii_finding
     assert "cluster.fd-hbm-ecc-fault" in [f.rule_id for f in analysis.report().findings]
 
 
-def test_the_byte_prefilter_of_a_refused_pattern_spans_characters_not_bytes():
+def test_a_refused_pattern_flags_every_line_its_regex_matches():
+    """A refused pattern is searched by its literals only when their case folds like ASCII, else by its
+    own regex over the decoded text: a repeat, a ``.`` or a class spans characters, not bytes."""
     from triage.matching.base import PrefilterPattern
 
     pytest.importorskip("hyperscan")
-    from triage.matching.hyperscan_matcher import _byte_prefilter
+    from triage.matching.refused import Refused
 
-    line = "| 故障名称 | HBM用户内存空间内存颗粒访问多bit ECC错误 |".encode()
-    regex = r"HBM[AC]?\S{0,20}?多bit ECC"
-    assert _byte_prefilter(PrefilterPattern(0, regex, False, ("多bit ecc",))).search(line)
-    assert _byte_prefilter(PrefilterPattern(0, regex, False, None)).search(line)
-    assert not _byte_prefilter(PrefilterPattern(0, regex, False, None)).search("HBM单bit ECC".encode())
+    def flags(regex, literals, line, ignore_case=False):
+        refused = Refused(PrefilterPattern(0, regex, ignore_case, literals))
+        data = f"healthy line\n{line}\nanother\n".encode()
+        # each hit's byte offset, as the line it falls on (1-based)
+        return refused.in_line(line.encode()), [data[:start].count(b"\n") + 1 for start in refused.starts(data, b"\n")]
+
+    hbm = "| 故障名称 | HBM用户内存空间内存颗粒访问多bit ECC错误 |"
+    assert flags(r"HBM[AC]?\S{0,20}?多bit ECC", ("多bit ecc",), hbm) == (True, [2])
+    assert flags(r"HBM[AC]?\S{0,20}?多bit ECC", None, hbm) == (True, [2])
+    assert flags(r"HBM[AC]?\S{0,20}?多bit ECC", None, "HBM单bit ECC")[0] is False
+    # a literal with a cased non-ASCII letter: bytes IGNORECASE would not fold it
+    assert flags(r"Überlauf erkannt", ("überlauf erkannt",), "Überlauf erkannt", ignore_case=True)[0] is True
+    # a `.`, a class or a `?` on a non-ASCII character, with no literal to go by
+    assert flags(r"故.障", None, "故中障")[0] is True
+    assert flags(r"设备[甲乙]号", None, "设备乙号")[0] is True
+    assert flags(r"错误码?：", None, "错误：")[0] is True
+    assert flags(r"错误码?：", None, "正常")[0] is False

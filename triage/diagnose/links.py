@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from triage.knowledge.rank import SPECIFIC
 from triage.knowledge.schema import SEVERITIES
 from triage.logformat.times import Clock, LineTime, parse_iso
 from triage.scan.summary import SOrigin, STime
@@ -52,12 +53,14 @@ class Item:
     raised_to: str | None = None
 
     @property
-    def severity(self) -> str:
-        return self.raised_to or self.rule.severity
+    def error_level(self) -> bool:
+        """Whether the rule itself is error-level (a raised cause is not: see :attr:`leads_as_error`)."""
+        return self.rule.severity in SEVERITIES[:2]
 
     @property
-    def error_level(self) -> bool:
-        return self.severity in SEVERITIES[:2]
+    def leads_as_error(self) -> bool:
+        """Error-level, or a warning-level cause raised by the error it explains."""
+        return self.error_level or self.raised_to is not None
 
     @property
     def is_global(self) -> bool:
@@ -245,18 +248,21 @@ def incidents(items: list[Item], context_files: set[int] | frozenset[int] = froz
 
 
 def raise_causes(items: list[Item]) -> None:
-    """Give a warning-level cause the severity of the most severe error-level finding it explains.
+    """Give a warning- or info-level cause the severity of the most severe error it explains.
 
     A line logged as a warning can be the reason for a later error (triton-ascend's UserWarning that
     the BiSheng compiler is missing, then ``0 active drivers``): the rule stays severity warning, as its
-    line alone is no failure, but once :func:`explain` has made the error its symptom, the cause leads
-    as an error, so the report never says "no error found" over a suppressed error.
+    line alone is no failure, but once :func:`explain` has made a *specific* error its symptom, the cause
+    leads as an error, so the report never says "no error found" over a suppressed error. A generic
+    wrapper it explains does not raise it (the wrapper may belong to another failure, which then leads
+    in its own words). Only the finding's severity and the headline change: incidents and the cluster
+    view count the cause as an error only where it explains one (see ``verdict``).
     """
     by_id = {it.id: it for it in items}
     for symptom in items:
         cause = by_id.get(symptom.suppressed_by) if symptom.suppressed_by else None
-        if cause is None or not symptom.error_level or cause.rule.severity in SEVERITIES[:2]:
+        if (cause is None or not symptom.error_level or symptom.tier != SPECIFIC
+                or cause.error_level):
             continue
-        if cause.raised_to is None or SEVERITIES.index(symptom.severity) < SEVERITIES.index(cause.raised_to):
-            cause.raised_to = symptom.severity
-
+        if cause.raised_to is None or SEVERITIES.index(symptom.rule.severity) < SEVERITIES.index(cause.raised_to):
+            cause.raised_to = symptom.rule.severity

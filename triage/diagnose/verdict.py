@@ -163,7 +163,7 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
         return (k[0], log_error and it.id.startswith(ENV_PREFIX), *k[1:])
 
     ranked = sorted(items, key=key)
-    best = next((it for it in ranked if it.error_level and it.suppressed_by is None), None)
+    best = next((it for it in ranked if it.leads_as_error and it.suppressed_by is None), None)
     lead_line: SUnrecognised | None = None
     waited: Item | None = None  # a peer wait the lead line explains (see _waited_for)
     if best is None or (best.tier == GENERIC and _is_wrapper(best, payload)):
@@ -230,7 +230,10 @@ def diagnose(summary: Summary, rules: RuleSet, knowledge: Knowledge, *, lang: st
     for origins, members in groups:
         keys = {o.key() for o in origins}
         symptoms = [it.id for it in members if _explained_here(it, keys)]
-        roots = [it for it in members if it.error_level and it.id not in symptoms]
+        # a raised warning is this incident's root only where it explains an error of the incident
+        roots = [it for it in members if it.id not in symptoms and (it.error_level or (
+            it.raised_to is not None and any(m.suppressed_by == it.id and m.error_level for m in members
+                                             if _explained_here(m, keys))))]
         incident_list.append(Incident(
             origins=[IncidentOrigin(node=o.origin.get("node"), rank=o.origin.get("rank"),
                                     file=files[o.file] if o.file < len(files) else None) for o in origins],

@@ -27,7 +27,8 @@ import hyperscan as hs
 
 from triage.inputs.reader import Block
 from triage.logformat.normalize import strip_ansi
-from triage.matching.base import Candidate, PrefilterPattern, hits_by_line, line_hits, strip_cr
+from triage.matching.base import Candidate, PrefilterPattern, hits_by_line, strip_cr
+from triage.matching.refused import Refused, takes_utf8
 from triage.util.cache import cache_dir
 
 _ESC = b"\x1b"
@@ -75,7 +76,7 @@ class HyperscanMatcher:
         # pattern ids whose hits are thinned to their last k lines a block (see choose_matcher)
         self._limited = {i: limits[p.target] for i, p in enumerate(patterns) if limits and p.target in limits}
         self._target_of = [p.target for p in patterns]
-        self._slow: list[tuple[re.Pattern[bytes], int]] = []
+        self._slow: list[Refused] = []
         self.compile_seconds = 0.0
         self.from_cache = False
         self._only_cached = only_cached
@@ -87,7 +88,7 @@ class HyperscanMatcher:
         self._verify_db = None
         self._unverified: set[int] = set()
         accepted = list(range(len(patterns)))
-        if not _takes_utf8():
+        if not takes_utf8():
             # this build refuses every non-ASCII expression: those go to Python straight away
             accepted = [i for i in accepted if patterns[i].regex.isascii()]
         try:
@@ -98,7 +99,7 @@ class HyperscanMatcher:
             self._db = self._load_or_compile(patterns, accepted, use_cache)
         # the refused patterns are searched with Python re over the block
         kept = set(accepted)
-        self._slow = [(_byte_prefilter(p), p.target) for i, p in enumerate(patterns) if i not in kept]
+        self._slow = [Refused(p) for i, p in enumerate(patterns) if i not in kept]
         by_lit = sorted({i for group in self._lit_groups for i in group})
         if by_lit:
             try:
@@ -196,9 +197,9 @@ class HyperscanMatcher:
         hits: list[tuple[int, int]] = []
         add = hits.append
         _scan(self._db, view, lambda i, _f, to, _fl, _c: add((to, i)))
-        for rx, target in self._slow:
-            for start in line_hits(rx, bytes(view), block.sep):
-                hits.append((start + 1, -1 - target))
+        for refused in self._slow:
+            for start in refused.starts(bytes(view), block.sep):
+                hits.append((start + 1, -1 - refused.target))
         hits.sort()
         if self._lit_groups:
             hits = self._verify(hits, data, len(view), block.sep)
@@ -313,9 +314,9 @@ class HyperscanMatcher:
         groups = [i - first for i in found if i >= first]
         if groups:
             out.update(self._target_of[j] for j in self._line_patterns(line, groups))
-        for rx, target in self._slow:
-            if rx.search(line):
-                out.add(target)
+        for refused in self._slow:
+            if refused.in_line(line):
+                out.add(refused.target)
         return out
 
 
@@ -341,37 +342,6 @@ def _valid_utf8(block: Block) -> bool:
 def _literal_expr(literal: str) -> bytes:
     """``literal`` as a Hyperscan expression matching it verbatim (UTF-8)."""
     return re.escape(literal).encode("utf-8")
-
-
-@functools.cache
-def _takes_utf8() -> bool:
-    """Whether this hyperscan build compiles a non-ASCII expression in UTF-8 mode: 0.7.23 (the newest
-    wheel for glibc < 2.28) refuses every one as "Expression is not valid UTF-8"."""
-    try:
-        hs.Database(mode=hs.HS_MODE_BLOCK).compile(
-            expressions=["\u00e9".encode("utf-8")], ids=[0], elements=1, flags=[hs.HS_FLAG_UTF8])
-        return True
-    except hs.error:
-        return False
-
-
-def _byte_prefilter(p: PrefilterPattern) -> re.Pattern[bytes]:
-    """A bytes regex for a pattern Hyperscan refused, matching every line ``p.regex`` matches.
-
-    ``p.regex`` itself cannot serve on bytes: its repeats count code points (``\\S{0,20}`` spans
-    20 Chinese characters, 60 bytes). One of its required literals is in every match, so their
-    alternation is a superset (the rule's regex confirms the line); a pattern without literals keeps
-    its regex with every bounded repeat unbounded.
-    """
-    if p.literals:
-        return re.compile(b"|".join(re.escape(lit.encode("utf-8")) for lit in p.literals), re.IGNORECASE)
-    flags = re.MULTILINE | (re.IGNORECASE if p.ignore_case else 0)
-    return re.compile(_UNBOUND.sub(lambda m: "*" if not m.group(1) or m.group(1) == "0" else "+", p.regex)
-                      .encode("utf-8"), flags)
-
-
-#: a bounded repeat ``{m,n}`` or ``{m}`` (made unbounded by :func:`_byte_prefilter`)
-_UNBOUND = re.compile(r"(?<!\\)\{(\d*)(?:,\d*)?\}")
 
 
 def _compiles(p: PrefilterPattern) -> bool:
