@@ -54,3 +54,12 @@ rules:
       match: ["sample failure 42"]
       no_match: ["sample success"]
 """
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for a child a test interrupts with SIGINT: a shell that starts a job in the
+    background (``cmd &`` without job control, ``nohup``) hands it SIGINT ignored, and Python then
+    installs no KeyboardInterrupt handler, so the child would never see the signal."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -9,7 +9,7 @@ import sys
 
 from typer.testing import CliRunner
 
-from tests.conftest import CORPUS, MINIMAL_RULE, write_pack
+from tests.conftest import CORPUS, MINIMAL_RULE, default_sigint, write_pack
 from triage.cli.app import app
 
 runner = CliRunner()
@@ -179,7 +179,8 @@ def test_follow_announces_appended_lines_and_reports_on_interrupt(tmp_path):
 
     log = tmp_path / "growing.log"
     log.write_text("INFO starting\n")
-    proc = subprocess.Popen(_triage("analyze", "--follow", str(log)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(_triage("analyze", "--follow", str(log)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_sigint)
     try:
         with log.open("a") as f:
             f.write(OOM_LINE + "\n")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, default_sigint
 from triage.api import analyze, explain
 from triage.knowledge.compat import load_compat
 from triage.knowledge.loader import load_rules
@@ -237,7 +237,7 @@ def test_an_interrupted_run_reports_what_was_read(tmp_path, jobs, sig, code):
     for name in "bcdef":
         (folder / f"{name}.log").write_text("INFO filler line\n" * 20000)
     proc = subprocess.Popen([sys.executable, "-c", _SLOW_CLI, "analyze", str(folder), "-f", "jsonl", "--jobs", jobs],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     _wait_for(proc, "op.vector-core-exception")
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
@@ -249,7 +249,7 @@ def test_an_interrupted_run_reports_what_was_read(tmp_path, jobs, sig, code):
 
 def test_stdin_ended_by_a_signal_is_a_normal_end():
     proc = subprocess.Popen(_cli("analyze", "-", "-f", "jsonl"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     proc.stdin.write(EXAMPLE.read_text())
     proc.stdin.flush()
     _wait_for(proc, "op.vector-core-exception")
