@@ -287,3 +287,14 @@ def test_the_healthy_corpus_logs_of_the_stacks_programs():
         if report.exit_code() != 0 or errors or report.unrecognised:
             alarms.append((case.name, [f.rule_id for f in report.findings], [u.kind for u in report.unrecognised]))
     assert alarms == []
+
+
+def test_an_sglang_error_line_leads_without_its_timestamp():
+    """sglang's logger prints ``[time] message`` with no level: its error lines are a convention of their
+    own, and the search hint quotes the message, not the time (sgl-kernel-npu#468, second fresh check)."""
+    report = explain("[2026-05-11 11:19:08 TP0] Prefill batch. #new-seq: 1, #new-token: 6\n"
+                     "[2026-05-11 11:19:09] Error in request: npu_wrapper_preprocess.<locals>._preprocess() "
+                     "missing 1 required positional argument: 'interpolation'\n")
+    assert report.root_cause.rule_id == "unexplained.sglang-error"
+    assert report.root_cause.fix[0].endswith("`Error in request: npu_wrapper_preprocess.<locals>._preprocess() "
+                                             "missing 1 requir`.")

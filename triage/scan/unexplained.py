@@ -138,10 +138,14 @@ def component_and_layer(u: SUnrecognised, conventions: Mapping[str, Convention] 
     return ("build" if u.kind == "compile-error" else "CANN"), ("framework" if u.kind == "compile-error" else "driver")
 
 
+#: a leading ``[2026-05-11 11:19:09]`` / ``[2026-05-11 11:19:09.123 TP0]`` (sglang's logger): no search term
+_STAMP = re.compile(r"^\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: [^\]]{1,80})?\] ")
+
+
 def core_of(text: str, limit: int = 80) -> str:
     """The stable core of a message for searching: the reason when stated, numbers and paths kept."""
     m = _REASON.search(text)
-    core = (m.group(1) or m.group(2)) if m else text
+    core = (m.group(1) or m.group(2)) if m else _STAMP.sub("", text, count=1)
     core = re.sub(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]", "", core).strip()
     return core[:limit].rstrip()
 
