@@ -11,8 +11,11 @@ import typer
 from triage.cli.common import (
     Arg,
     DisableOpt,
+    FailOnOpt,
     Format,
+    FormatOpt,
     LangOpt,
+    RedactOpt,
     RulesOpt,
     Severity,
     _fail,
@@ -29,13 +32,12 @@ from triage.util.gc_pause import resume_frozen
 @app.command()
 def analyze(
     paths: list[str] = Arg(None, "FILE"),
-    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
+    format: Format = FormatOpt,
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
-                                     help="Lowest severity that gives exit code 1."),
+    fail_on: Severity = FailOnOpt,
     matcher: str = typer.Option(None, "--matcher", metavar="NAME", help="auto, hyperscan, literal or reference."),
-    redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
+    redact: bool = RedactOpt,
     follow: bool = typer.Option(False, "--follow",
                                 help="Keep reading a growing file by name, like tail -F (Ctrl-C or SIGTERM ends)."),
     as_text: bool = typer.Option(False, "--text", help="Read files that look binary as text (like grep --text)."),
@@ -136,12 +138,11 @@ def analyze(
 @app.command()
 def merge(
     summaries: list[Path] = Arg(..., "SUMMARY"),
-    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
+    format: Format = FormatOpt,
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
-                                     help="Lowest severity that gives exit code 1."),
-    redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
+    fail_on: Severity = FailOnOpt,
+    redact: bool = RedactOpt,
     lang: str = LangOpt,
 ) -> None:
     """Correlate summaries (`triage analyze --format summary`, one per node or host) into one report.
@@ -350,12 +351,11 @@ def _render(report, fmt: str, redactor=None):
 @app.command()
 def explain(
     text: list[str] = Arg(None, "LINE"),
-    format: Format = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format."),
+    format: Format = FormatOpt,
     rules: list[Path] = RulesOpt,
     disable: list[str] = DisableOpt,
-    fail_on: Severity = typer.Option("error", "--fail-on", case_sensitive=False,
-                                     help="Lowest severity that gives exit code 1."),
-    redact: bool = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets."),
+    fail_on: Severity = FailOnOpt,
+    redact: bool = RedactOpt,
     lang: str = LangOpt,
 ) -> None:
     """Diagnose a message pasted on the command line (same diagnosis as analyze).

@@ -69,6 +69,10 @@ def Arg(default, metavar: str):  # noqa: N802  (reads like typer.Argument)
 
 RulesOpt = typer.Option(None, "--rules", metavar="PACK", help="Extra rule pack (directory or file); repeatable.")
 DisableOpt = typer.Option(None, "--disable", metavar="ID", help="Rule id to silence; repeatable.")
+#: the report options that analyze, merge and explain share
+FormatOpt = typer.Option("text", "--format", "-f", case_sensitive=False, help="Output format.")
+FailOnOpt = typer.Option("error", "--fail-on", case_sensitive=False, help="Lowest severity that gives exit code 1.")
+RedactOpt = typer.Option(False, "--redact", help="Replace IPs, hosts, user names, e-mails and secrets.")
 
 
 LangOpt = typer.Option(None, "--lang", metavar="LANG",

@@ -32,7 +32,9 @@ from typing import BinaryIO
 
 from triage.errors import InputError
 from triage.inputs.decode import (
+    _ARCHIVE_SUFFIXES,
     _READERS,
+    _SNIFF,
     _open_file,
     _peek,
     _Rewindable,
@@ -41,34 +43,6 @@ from triage.inputs.decode import (
     decompress,
     sniff,
 )
-
-_ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst",
-                     ".tar.zstd", ".tzst", ".zip")
-_SNIFF = 64 << 10
-
-#: Compressions read transparently: (magic bytes, name).
-COMPRESSIONS: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"),
-    (b"\xfd7zXZ\x00", "xz"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-    (b"BZh", "bzip2"),  # followed by a digit and a block or end-of-stream magic: see compression_of
-)
-#: Compressions recognised and refused: (magic bytes, name, the command that decompresses them).
-UNSUPPORTED: tuple[tuple[bytes, str, str], ...] = (
-    (b"\x1f\x9d", "compress (.Z)", "uncompress FILE"),
-    (b"\x04\x22\x4d\x18", "lz4", "lz4 -d FILE"),
-    (b"\x89LZO\x00", "lzop", "lzop -d FILE"),
-    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "7z x FILE"),
-    (b"Rar!\x1a\x07", "RAR", "unrar x FILE"),
-)
-_BZ2_BLOCK = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
-
-#: Share of a sample's bytes that are not text above which an input counts as binary.
-BINARY_SHARE = 0.3
-#: A run of NUL bytes at least this long is padding (text); shorter runs count as binary bytes.
-NUL_PADDING_RUN = 8
-# control bytes that text does not hold (tab, line ends, form feed, backspace and ESC are text)
-_CONTROL = bytes(b for b in range(1, 32) if b not in b"\t\n\v\f\r\b\x1b") + b"\x7f"
 
 
 @dataclass(frozen=True)
