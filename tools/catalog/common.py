@@ -136,28 +136,35 @@ def _fstring(node: ast.JoinedStr, env: dict[str, ast.AST]) -> str:
     return "".join(out)
 
 
-def message_template(node: ast.AST | None, env: dict[str, ast.AST], depth: int = 0) -> str | None:
-    """The message template a Python expression evaluates to (``{}`` / ``%s`` for what varies), or None."""
+def message_template(node: ast.AST | None, env: dict[str, ast.AST], depth: int = 0, *,
+                     constants: bool = True) -> str | None:
+    """The message template a Python expression evaluates to (``{}`` / ``%s`` for what varies), or None.
+
+    ``constants``: an f-string field naming an UPPER_CASE constant of ``env`` is filled in with its value
+    (False: it stays ``{}``, as the sglang-npu catalog was swept)."""
     if node is None or depth > 6:
         return None
     s = _const_str(node)
     if s is not None:
         return s
     if isinstance(node, ast.JoinedStr):
-        return _fstring(node, env)
+        return _fstring(node, env if constants else {})
+
+    def sub(n: ast.AST) -> str | None:
+        return message_template(n, env, depth + 1, constants=constants)
+
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        return message_template(node.left, env, depth + 1)
+        return sub(node.left)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left = message_template(node.left, env, depth + 1)
-        right = message_template(node.right, env, depth + 1)
+        left, right = sub(node.left), sub(node.right)
         if left is None and right is None:
             return None
         return (left if left is not None else "{}") + (right if right is not None else "{}")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        base = message_template(node.func.value, env, depth + 1)
+        base = sub(node.func.value)
         return re.sub(r"\{[^{}]*\}", "{}", base) if base is not None else None
     if isinstance(node, ast.Name) and node.id in env:
-        return message_template(env[node.id], env, depth + 1)
+        return sub(env[node.id])
     return None
 
 

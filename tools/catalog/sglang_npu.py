@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import head_commit, list_files, read_file, write_catalog  # noqa: E402
+from common import _callee, _is_logger, head_commit, list_files, message_template, read_file, write_catalog  # noqa: E402
 
 NAME = "sglang-npu"
 EXTRACTOR = "tools/catalog/sglang_npu.py"
@@ -66,61 +66,9 @@ FAILURE_WORDS = re.compile(
 NPU_WORDS = re.compile(r"(?<![a-z])npu|ascend|\bcann\b|hccl|mindie|\batb\b", re.IGNORECASE)
 
 
-def _const_str(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return None
-
-
-def _fstring(node: ast.JoinedStr) -> str:
-    out = []
-    for part in node.values:
-        if isinstance(part, ast.Constant):
-            out.append(str(part.value).replace("{", "{{").replace("}", "}}"))
-        else:
-            out.append("{}")
-    return "".join(out)
-
-
-def template_of(node: ast.AST | None, env: dict[str, ast.AST], depth: int = 0) -> str | None:
-    """The message template an expression evaluates to, or None when it is no string message."""
-    if node is None or depth > 6:
-        return None
-    s = _const_str(node)
-    if s is not None:
-        return s
-    if isinstance(node, ast.JoinedStr):
-        return _fstring(node)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        return template_of(node.left, env, depth + 1)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left = template_of(node.left, env, depth + 1)
-        right = template_of(node.right, env, depth + 1)
-        if left is None and right is None:
-            return None
-        return (left if left is not None else "{}") + (right if right is not None else "{}")
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        base = template_of(node.func.value, env, depth + 1)
-        return re.sub(r"\{[^{}]*\}", "{}", base) if base is not None else None
-    if isinstance(node, ast.Name) and node.id in env:
-        return template_of(env[node.id], env, depth + 1)
-    return None
-
-
-def _callee(func: ast.AST) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
-
-
-def _is_logger(node: ast.AST) -> bool:
-    if isinstance(node, ast.Name):
-        return node.id.lower().endswith("logger") or node.id == "logging"
-    if isinstance(node, ast.Attribute):
-        return node.attr.lower().endswith("logger")
-    return False
+def template_of(node: ast.AST | None, env: dict[str, ast.AST]) -> str | None:
+    """The message template of an expression, f-string fields left ``{}`` even for named constants."""
+    return message_template(node, env, constants=False)
 
 
 def _clean(text: str) -> str:
